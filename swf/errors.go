@@ -1,0 +1,45 @@
+package swf
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Causes of a [ParseError]; test for them with errors.Is.
+var (
+	ErrFieldCount = errors.New("wrong number of fields")
+	ErrNotInteger = errors.New("expected an integer")
+	ErrNotNumber  = errors.New("expected a number")
+	ErrNegative   = errors.New("expected -1 (unknown) or a value >= 0")
+	ErrEmpty      = errors.New("empty input: no header and no jobs")
+)
+
+// ParseError reports malformed input with its position.
+type ParseError struct {
+	File  string // file name, or "" when unknown
+	Line  int    // 1-based line number
+	Field int    // 1-based SWF field number, or 0 when the error is not about one field
+	Text  string // the offending text (a field's value, or the line)
+	Err   error  // the cause, often one of the Err... sentinels
+}
+
+// Error formats the error as "file: line N: field F (Name): "text": cause".
+func (e *ParseError) Error() string {
+	s := ""
+	if e.File != "" {
+		s = e.File + ": "
+	}
+	if e.Line > 0 {
+		s += fmt.Sprintf("line %d: ", e.Line)
+	}
+	if e.Field > 0 && e.Field <= NumFields {
+		s += fmt.Sprintf("field %d (%s): ", e.Field, FieldNames[e.Field-1])
+	}
+	if e.Text != "" {
+		s += fmt.Sprintf("%q: ", e.Text)
+	}
+	return s + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *ParseError) Unwrap() error { return e.Err }

@@ -1,0 +1,74 @@
+package swf
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+)
+
+// File is a [Reader] over a file opened by [Open]; Close releases it.
+type File struct {
+	*Reader
+	closers []io.Closer
+}
+
+// Open opens an SWF log for reading. The name "-" means standard input.
+// Gzip-compressed input is recognized by its magic bytes, whatever its name.
+func Open(name string) (*File, error) {
+	var rc io.ReadCloser
+	if name == "-" {
+		rc = io.NopCloser(os.Stdin)
+	} else {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, expected an SWF file", name)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		rc = f
+	}
+	f, err := NewFile(name, rc)
+	if err != nil {
+		rc.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// NewFile returns a File reading the SWF log in rc, decompressing it if it
+// is gzipped. Name is used in error messages. Closing the File closes rc.
+func NewFile(name string, rc io.ReadCloser) (*File, error) {
+	br := bufio.NewReaderSize(rc, 64<<10)
+	f := &File{closers: []io.Closer{rc}}
+	var src io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &ParseError{File: name, Err: fmt.Errorf("reading gzip header: %w", err)}
+		}
+		ra := newReadahead(zr)
+		src = ra
+		f.closers = append([]io.Closer{ra, zr}, f.closers...)
+	}
+	f.Reader = NewReader(src)
+	f.Reader.Name = name
+	return f, nil
+}
+
+// Close closes the underlying file.
+func (f *File) Close() error {
+	var first error
+	for _, c := range f.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,0 +1,294 @@
+package swf
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Reader reads jobs from an SWF log.
+//
+// Header comments before the first job line are collected into the header;
+// comment lines that appear later are appended to it as well, so none are
+// lost. Blank lines are skipped.
+type Reader struct {
+	// Name is the file name used in error messages.
+	Name string
+
+	br         *bufio.Reader
+	line       int
+	header     Header
+	headerDone bool
+	pending    []byte // first job line, read while scanning the header
+	pendingNo  int
+	sawAny     bool
+	buf        []byte
+}
+
+// NewReader returns a Reader reading from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 256<<10)}
+}
+
+// Line returns the number of the last line read.
+func (r *Reader) Line() int { return r.line }
+
+// Header reads the header block if it has not been read yet and returns it.
+// The returned header keeps growing if comment lines follow job lines.
+func (r *Reader) Header() (*Header, error) {
+	if r.headerDone {
+		return &r.header, nil
+	}
+	for {
+		ln, err := r.readLine()
+		if ln == nil {
+			r.headerDone = true
+			if err == io.EOF && !r.sawAny {
+				return &r.header, r.errorf(0, 0, "", ErrEmpty)
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			return &r.header, err
+		}
+		if ln[0] == ';' {
+			r.header.Lines = append(r.header.Lines, parseHeaderLine(string(ln)))
+			continue
+		}
+		r.pending = append(r.pending[:0], ln...)
+		r.pendingNo = r.line
+		r.headerDone = true
+		return &r.header, nil
+	}
+}
+
+// readLine returns the next non-blank line without its line ending, or nil
+// with the error (io.EOF at the end). The slice is valid until the next call.
+func (r *Reader) readLine() ([]byte, error) {
+	for {
+		b, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			r.buf = append(r.buf[:0], b...)
+			for err == bufio.ErrBufferFull {
+				b, err = r.br.ReadSlice('\n')
+				r.buf = append(r.buf, b...)
+			}
+			b = r.buf
+		}
+		if len(b) > 0 {
+			r.sawAny = true
+			r.line++
+		} else if err != nil {
+			if err != io.EOF {
+				err = r.errorf(r.line+1, 0, "", fmt.Errorf("reading: %w", err))
+			}
+			return nil, err
+		}
+		if err != nil && err != io.EOF {
+			return nil, r.errorf(r.line, 0, "", fmt.Errorf("reading: %w", err))
+		}
+		b = bytes.TrimRight(b, "\r\n")
+		t := bytes.TrimLeft(b, " \t")
+		if len(t) == 0 {
+			if err == io.EOF {
+				return nil, io.EOF
+			}
+			continue
+		}
+		if t[0] == ';' {
+			return t, nil
+		}
+		return b, nil
+	}
+}
+
+// Read returns the next job, or io.EOF after the last one. A malformed line
+// yields a [*ParseError].
+func (r *Reader) Read() (Job, error) {
+	if !r.headerDone {
+		if _, err := r.Header(); err != nil {
+			return Job{}, err
+		}
+	}
+	if r.pending != nil {
+		ln, no := r.pending, r.pendingNo
+		r.pending = nil
+		return r.parseJob(ln, no)
+	}
+	for {
+		ln, err := r.readLine()
+		if ln == nil {
+			return Job{}, err
+		}
+		if ln[0] == ';' {
+			r.header.Lines = append(r.header.Lines, parseHeaderLine(string(ln)))
+			continue
+		}
+		return r.parseJob(ln, r.line)
+	}
+}
+
+// ReadAll reads all remaining jobs.
+func (r *Reader) ReadAll() ([]Job, error) {
+	var jobs []Job
+	for {
+		j, err := r.Read()
+		if err == io.EOF {
+			return jobs, nil
+		}
+		if err != nil {
+			return jobs, err
+		}
+		jobs = append(jobs, j)
+	}
+}
+
+func (r *Reader) errorf(line, field int, text string, err error) error {
+	return &ParseError{File: r.Name, Line: line, Field: field, Text: text, Err: err}
+}
+
+// parseJob parses one job line. It does not allocate for well-formed lines.
+func (r *Reader) parseJob(ln []byte, lineNo int) (Job, error) {
+	var iv [NumFields]int64
+	var fv [NumFields]float64
+	n := 0
+	i := 0
+	for {
+		for i < len(ln) && (ln[i] == ' ' || ln[i] == '\t') {
+			i++
+		}
+		if i >= len(ln) {
+			break
+		}
+		start := i
+		for i < len(ln) && ln[i] != ' ' && ln[i] != '\t' {
+			i++
+		}
+		if n >= NumFields {
+			n++
+			continue
+		}
+		tok := ln[start:i]
+		if v, ok := parseInt(tok); ok {
+			if v < -1 && !negativeAllowed(n) {
+				return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNegative)
+			}
+			iv[n], fv[n] = v, float64(v)
+			n++
+			continue
+		}
+		f, ok := parseDecimal(tok)
+		if !ok {
+			var err error
+			if f, err = strconv.ParseFloat(string(tok), 64); err != nil {
+				cause := ErrNotInteger
+				if floatField(n) {
+					cause = ErrNotNumber
+				}
+				return Job{}, r.errorf(lineNo, n+1, string(tok), cause)
+			}
+		}
+		switch {
+		case !floatField(n) && f != float64(int64(f)):
+			return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNotInteger)
+		case f < -1 && !negativeAllowed(n):
+			return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNegative)
+		}
+		iv[n], fv[n] = int64(f), f
+		n++
+	}
+	if n != NumFields {
+		return Job{}, r.fieldCountError(ln, lineNo, n)
+	}
+	return Job{
+		ID: iv[0], Submit: iv[1], Wait: iv[2], Runtime: iv[3], Procs: iv[4],
+		AvgCPU: fv[5], UsedMem: fv[6], ReqProcs: iv[7], ReqTime: iv[8], ReqMem: fv[9],
+		Status: iv[10], User: iv[11], Group: iv[12], App: iv[13], Queue: iv[14],
+		Partition: iv[15], Preceding: iv[16], ThinkTime: iv[17],
+	}, nil
+}
+
+func (r *Reader) fieldCountError(ln []byte, lineNo, n int) error {
+	text := string(ln)
+	if len(text) > 120 {
+		text = text[:117] + "..."
+	}
+	hint := ""
+	if n < NumFields {
+		if _, err := r.br.Peek(1); err == io.EOF {
+			hint = " (the file may be truncated)"
+		}
+	}
+	return r.errorf(lineNo, 0, text, fmt.Errorf("%w: expected %d, found %d%s", ErrFieldCount, NumFields, n, hint))
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDecimal parses plain decimals such as "-12.375" quickly. With at most
+// 15 significant digits both the digit string and the power of ten are exact
+// in float64, so the single division rounds correctly and the result equals
+// strconv.ParseFloat's. Anything else reports false.
+func parseDecimal(b []byte) (float64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	var m int64
+	digits, frac, dot := 0, 0, false
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + int64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	f := float64(m) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// parseInt parses a decimal integer with an optional sign. It reports false
+// for anything else (including overflow), leaving the caller to try a float.
+func parseInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	neg := false
+	switch b[0] {
+	case '-':
+		neg = true
+		b = b[1:]
+	case '+':
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
