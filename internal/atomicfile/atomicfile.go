@@ -1,0 +1,118 @@
+// Package atomicfile writes output files so that an interrupted run never
+// leaves a truncated file that looks complete: data goes to a temporary file
+// in the same directory, which replaces the target only on Commit.
+package atomicfile
+
+import (
+	"bufio"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// File is an output being written. Write to it, then call Commit; call
+// Abort (or Close without Commit) to discard it. The name "-" writes to
+// standard output directly.
+type File struct {
+	name   string
+	tmp    *os.File
+	bw     *bufio.Writer
+	gz     *gzip.Writer
+	w      io.Writer
+	done   bool
+	stdout bool
+}
+
+// Create starts writing the file name. A name ending in ".gz" is gzipped.
+func Create(name string) (*File, error) {
+	if name == "-" {
+		bw := bufio.NewWriter(os.Stdout)
+		return &File{name: name, bw: bw, w: bw, stdout: true}, nil
+	}
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	f := &File{name: name, tmp: tmp, bw: bufio.NewWriterSize(tmp, 256<<10)}
+	f.w = f.bw
+	if strings.HasSuffix(name, ".gz") {
+		f.gz = gzip.NewWriter(f.bw)
+		f.w = f.gz
+	}
+	return f, nil
+}
+
+// Write implements io.Writer.
+func (f *File) Write(p []byte) (int, error) { return f.w.Write(p) }
+
+// Name returns the target name.
+func (f *File) Name() string { return f.name }
+
+// Commit flushes the data and moves the file into place.
+func (f *File) Commit() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	if f.stdout {
+		return f.bw.Flush()
+	}
+	err := func() error {
+		if f.gz != nil {
+			if err := f.gz.Close(); err != nil {
+				return err
+			}
+		}
+		if err := f.bw.Flush(); err != nil {
+			return err
+		}
+		if err := f.tmp.Sync(); err != nil {
+			return err
+		}
+		if err := f.tmp.Chmod(0o644); err != nil {
+			return err
+		}
+		if err := f.tmp.Close(); err != nil {
+			return err
+		}
+		return os.Rename(f.tmp.Name(), f.name)
+	}()
+	if err != nil {
+		f.tmp.Close()
+		os.Remove(f.tmp.Name())
+	}
+	return err
+}
+
+// Abort discards the file. It is safe to call after Commit, which makes it
+// a no-op, so `defer f.Abort()` is the usual pattern.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	if f.stdout {
+		return
+	}
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
+// WriteFile writes the output of fn to name atomically.
+func WriteFile(name string, fn func(w io.Writer) error) error {
+	f, err := Create(name)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := fn(f); err != nil {
+		return err
+	}
+	return f.Commit()
+}

@@ -1,0 +1,59 @@
+// Package testdata locates the Parallel Workloads Archive logs that the
+// tests and benchmarks read, and lists what they are known to hold.
+package testdata
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Log describes one of the archive's logs kept beside the repository.
+type Log struct {
+	File  string // file name in the data directory
+	Jobs  int    // number of jobs (its README's table)
+	Users int    // distinct non-negative user IDs
+	Procs int    // MaxProcs
+}
+
+// Logs lists the eleven logs of ../shared/data/swf, as its README gives them.
+var Logs = []Log{
+	{"NASA-iPSC-1993-3.1-cln.swf.gz", 18239, 69, 128},
+	{"LANL-CM5-1994-4.1-cln.swf.gz", 122060, 213, 1024},
+	{"SDSC-Par-1996-3.1-cln.swf.gz", 32135, 60, 400},
+	{"CTC-SP2-1996-3.1-cln.swf.gz", 77222, 679, 338},
+	{"KTH-SP2-1996-2.1-cln.swf.gz", 28476, 214, 100},
+	{"SDSC-SP2-1998-4.2-cln.swf.gz", 59715, 437, 128},
+	{"SDSC-BLUE-2000-4.2-cln.swf.gz", 243306, 468, 1152},
+	{"OSC-Clust-2000-3.1-cln.swf.gz", 36097, 253, 178},
+	{"HPC2N-2002-2.2-cln.swf.gz", 202871, 257, 240},
+	{"SDSC-DS-2004-2.1-cln.swf.gz", 96069, 460, 1664},
+	{"LLNL-Atlas-2006-2.1-cln.swf.gz", 43778, 130, 9216},
+}
+
+// Dir returns the directory holding the real logs: $HPCWL_DATA if set, else
+// shared/data/swf beside the repository. When the logs are not there the
+// test is skipped with a message saying so.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("HPCWL_DATA")
+	if dir == "" {
+		_, file, _, _ := runtime.Caller(0)
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "swf")
+	}
+	if _, err := os.Stat(filepath.Join(dir, Logs[0].File)); err != nil {
+		if os.Getenv("HPCWL_REQUIRE_DATA") != "" {
+			tb.Fatalf("real logs required but not found in %s", dir)
+		}
+		tb.Skipf("NOT RUN: real logs not found in %s (set HPCWL_DATA to their directory)", dir)
+	}
+	return dir
+}
+
+// Path returns the path of the named real log, skipping the test when the
+// logs are absent.
+func Path(tb testing.TB, file string) string {
+	tb.Helper()
+	return filepath.Join(Dir(tb), file)
+}

@@ -1,0 +1,203 @@
+package trace
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/hpcwl/hpcwl/builtin"
+	"github.com/hpcwl/hpcwl/swf"
+)
+
+// Trace is a workload log in memory.
+type Trace struct {
+	// Name is where the trace came from: a file name, "-" or "builtin:NAME".
+	Name string
+	// Header is the log's SWF header, kept verbatim.
+	Header swf.Header
+	// Jobs holds the jobs in file order (SWF logs are sorted by submit time).
+	Jobs []Job
+	// Procs is the machine size in processors: the caller's override, else
+	// the header's MaxProcs, else MaxNodes, else 0 (unknown).
+	Procs int
+	// SHA256 is the hex SHA-256 of the file's bytes as read (compressed if
+	// it was), or "" when the trace was not loaded from a file.
+	SHA256 string
+}
+
+// Options control [Load] and [Read].
+type Options struct {
+	// Procs overrides the machine size from the header when > 0.
+	Procs int
+}
+
+// ErrNoMachineSize is returned by [Trace.MachineSize] when neither the
+// header nor the caller gives the number of processors.
+var ErrNoMachineSize = errors.New("the log's header has no MaxProcs or MaxNodes")
+
+// Load reads a whole SWF log: a file name (plain or gzipped), "-" for
+// standard input, or "builtin:NAME" for an embedded log.
+func Load(name string, opt Options) (*Trace, error) {
+	var rc io.ReadCloser
+	switch {
+	case builtin.Is(name):
+		data, _, err := builtin.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		rc = io.NopCloser(bytes.NewReader(data))
+	case name == "-":
+		rc = io.NopCloser(os.Stdin)
+	default:
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, expected an SWF file", name)
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		rc = f
+	}
+	h := sha256.New()
+	f, err := swf.NewFile(name, readCloser{io.TeeReader(rc, h), rc})
+	if err != nil {
+		rc.Close()
+		return nil, err
+	}
+	defer f.Close()
+	t, err := Read(f.Reader, opt)
+	if err != nil {
+		return nil, err
+	}
+	t.Name = name
+	t.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return t, nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// Read reads all jobs from r into a trace.
+func Read(r *swf.Reader, opt Options) (*Trace, error) {
+	hdr, err := r.Header()
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{Name: r.Name}
+	if n, ok := hdr.MaxRecords(); ok && n > 0 && n < 50_000_000 {
+		t.Jobs = make([]Job, 0, n)
+	}
+	for {
+		sj, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		j, err := FromSWF(&sj)
+		if err != nil {
+			return nil, &swf.ParseError{File: r.Name, Line: r.Line(), Err: err}
+		}
+		t.Jobs = append(t.Jobs, j)
+	}
+	t.Header = *hdr
+	t.setProcs(opt)
+	return t, nil
+}
+
+// New returns a trace of the given header and jobs.
+func New(h swf.Header, jobs []Job, opt Options) *Trace {
+	t := &Trace{Header: h, Jobs: jobs}
+	t.setProcs(opt)
+	return t
+}
+
+func (t *Trace) setProcs(opt Options) {
+	switch {
+	case opt.Procs > 0:
+		t.Procs = opt.Procs
+	default:
+		if n, ok := t.Header.MaxProcs(); ok && n > 0 {
+			t.Procs = int(n)
+		} else if n, ok := t.Header.MaxNodes(); ok && n > 0 {
+			t.Procs = int(n)
+		}
+	}
+}
+
+// MachineSize returns the number of processors, or an error that says how to
+// give it when the log does not.
+func (t *Trace) MachineSize() (int, error) {
+	if t.Procs > 0 {
+		return t.Procs, nil
+	}
+	return 0, fmt.Errorf("%s: %w; pass the machine size with --procs N", t.Name, ErrNoMachineSize)
+}
+
+// Len returns the number of jobs.
+func (t *Trace) Len() int { return len(t.Jobs) }
+
+// Clone returns a deep copy of t.
+func (t *Trace) Clone() *Trace {
+	c := *t
+	c.Header = t.Header.Clone()
+	c.Jobs = append([]Job(nil), t.Jobs...)
+	return &c
+}
+
+// SortBySubmit orders the jobs by submit time, then job number. It is
+// stable, so jobs equal in both keep their order.
+func (t *Trace) SortBySubmit() {
+	sort.SliceStable(t.Jobs, func(a, b int) bool {
+		ja, jb := &t.Jobs[a], &t.Jobs[b]
+		if ja.Submit != jb.Submit {
+			return ja.Submit < jb.Submit
+		}
+		return ja.ID < jb.ID
+	})
+}
+
+// Span returns the first and last submit times, or 0, 0 for an empty trace.
+func (t *Trace) Span() (first, last int64) {
+	if len(t.Jobs) == 0 {
+		return 0, 0
+	}
+	first, last = t.Jobs[0].Submit, t.Jobs[0].Submit
+	for i := range t.Jobs {
+		s := t.Jobs[i].Submit
+		if s < first {
+			first = s
+		}
+		if s > last {
+			last = s
+		}
+	}
+	return first, last
+}
+
+// WriteSWF writes the header and jobs in SWF.
+func (t *Trace) WriteSWF(w io.Writer) error {
+	sw := swf.NewWriter(w)
+	if err := sw.WriteHeader(&t.Header); err != nil {
+		return err
+	}
+	for i := range t.Jobs {
+		sj := t.Jobs[i].SWF()
+		if err := sw.Write(&sj); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}
