@@ -1,0 +1,169 @@
+// Command hpcwl reads, characterizes, models, resamples and simulates HPC
+// workload logs in the Standard Workload Format.
+//
+// Conventions shared by every command:
+//   - Exit status 0 on success, 1 on a data or run error, 2 on a usage error.
+//   - Messages go to stderr; results go to stdout or to files.
+//   - A summary prints as a table, or as JSON on stdout with --json.
+//   - A command that writes a trace or table takes -o FILE; the format comes
+//     from the extension (--to swf|csv|batsim forces it); "-" is stdout.
+//   - Output files are written atomically.
+//
+// Each command lives in cmd_<verb>.go as new<Verb>Command (cobra wiring only)
+// plus run<Verb>(ctx, opts, stdout) error doing the work through library
+// calls; register it in newRootCommand below.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitCanceled = 130
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root := newRootCommand(stdout, stderr)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	fmt.Fprintf(stderr, "hpcwl: %v\n", err)
+	if code == exitUsage && cmd != nil {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	if cmd != nil {
+		if f := cmd.Flags().Lookup("json"); f != nil && f.Value.String() == "true" {
+			writeJSON(stdout, map[string]any{"error": err.Error(), "exit_status": code})
+		}
+	}
+	return code
+}
+
+// runError marks an error returned by a command's work (as opposed to a
+// usage error found by cobra while parsing the command line).
+type runError struct{ err error }
+
+func (e runError) Error() string { return e.err.Error() }
+func (e runError) Unwrap() error { return e.err }
+
+// usageError is a mistake in the command line found by a command itself.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error (exit status 2).
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exitCode maps an error to the exit status: usage errors (including every
+// error cobra reports before a command runs) give 2, interruptions 130 and
+// everything else 1.
+func exitCode(err error) int {
+	var ue usageError
+	var re runError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		return exitCanceled
+	case errors.As(err, &re):
+		return exitError
+	default:
+		return exitUsage
+	}
+}
+
+// action adapts a command's work function to cobra, marking its errors as
+// run errors unless they are usage errors.
+func action(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := fn(cmd, args)
+		var ue usageError
+		if err == nil || errors.As(err, &ue) {
+			return err
+		}
+		return runError{err}
+	}
+}
+
+// exactArgs is cobra.ExactArgs with a message naming what is expected.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s expects %s, got %d argument(s)", cmd.Name(), what, len(args))
+		}
+		return nil
+	}
+}
+
+const exitStatusHelp = `
+Exit status: 0 on success, 1 on a data or run error, 2 on a usage error.`
+
+func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hpcwl",
+		Short: "Workloads and evaluations for HPC job schedulers",
+		Long: `hpcwl reads, cleans and characterizes HPC workload logs in the Standard
+Workload Format (SWF) of the Parallel Workloads Archive, and (as its commands
+grow) models, resamples and simulates them.
+
+A TRACE argument is an SWF file (plain or gzipped), "-" for standard input,
+or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newVersionCommand(stdout),
+	)
+	addCommands(root, stdout, stderr)
+	return root
+}
+
+// extraCommands holds constructors registered by the cmd_*.go files through
+// init functions, so that each command is wired in its own file.
+var extraCommands []func(stdout, stderr io.Writer) *cobra.Command
+
+// register adds a command constructor; call it from an init function.
+func register(fn func(stdout, stderr io.Writer) *cobra.Command) {
+	extraCommands = append(extraCommands, fn)
+}
+
+func addCommands(root *cobra.Command, stdout, stderr io.Writer) {
+	for _, fn := range extraCommands {
+		root.AddCommand(fn(stdout, stderr))
+	}
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
