@@ -75,13 +75,6 @@ func logSumExp(v []float64) float64 {
 	return m + math.Log(s)
 }
 
-// checkProb panics if p is not a probability.
-func checkProb(p float64) {
-	if !(p >= 0 && p <= 1) {
-		panic("dist: probability out of range [0, 1]")
-	}
-}
-
 // checkQuantileArg panics if p is outside [0, 1], as gonum's Quantile methods do.
 func checkQuantileArg(p float64) {
 	if !(p >= 0 && p <= 1) {
