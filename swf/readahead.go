@@ -46,10 +46,7 @@ func (ra *readahead) fill(src io.Reader) {
 		case <-ra.done:
 			return
 		}
-		n, err := io.ReadFull(src, buf)
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
-		}
+		n, err := fillBuffer(src, buf)
 		select {
 		case ra.full <- chunk{b: buf[:n], err: err}:
 		case <-ra.done:
@@ -94,4 +91,19 @@ func (ra *readahead) Close() error {
 	for range ra.full {
 	}
 	return nil
+}
+
+// fillBuffer reads into buf until it is full or src fails, returning src's
+// error unchanged (unlike io.ReadFull, which would turn a failure after a
+// partial read into io.ErrUnexpectedEOF).
+func fillBuffer(src io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := src.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
