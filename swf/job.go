@@ -50,9 +50,7 @@ func floatField(i int) bool { return i == 5 || i == 6 || i == 9 }
 // the preceding one ends.
 func negativeAllowed(i int) bool { return i == 17 }
 
-
 // NewJob returns a job whose fields are all [Unknown].
 func NewJob() Job {
 	return Job{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 }
-
