@@ -1,0 +1,126 @@
+package trace_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+func load(t *testing.T, text string, opt trace.Options) *trace.Trace {
+	t.Helper()
+	r := swf.NewReader(strings.NewReader(text))
+	r.Name = "test.swf"
+	tr, err := trace.Read(r, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func TestMachineSize(t *testing.T) {
+	tests := []struct {
+		name   string
+		header string
+		opt    trace.Options
+		want   int
+	}{
+		{"MaxProcs", "; MaxProcs: 128\n; MaxNodes: 16\n", trace.Options{}, 128},
+		{"MaxNodes fallback", "; MaxNodes: 16\n", trace.Options{}, 16},
+		{"override", "; MaxProcs: 128\n", trace.Options{Procs: 64}, 64},
+		{"breakdown", "; MaxProcs: 1664 (72, 1368, 224)\n", trace.Options{}, 1664},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := load(t, tc.header+"1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n", tc.opt)
+			if got, err := tr.MachineSize(); err != nil || got != tc.want {
+				t.Errorf("MachineSize = %d, %v; want %d", got, err, tc.want)
+			}
+		})
+	}
+	tr := load(t, "; Version: 2\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n", trace.Options{})
+	_, err := tr.MachineSize()
+	if !errors.Is(err, trace.ErrNoMachineSize) || !strings.Contains(err.Error(), "--procs") {
+		t.Errorf("no machine size: err = %v, want ErrNoMachineSize saying how to pass --procs", err)
+	}
+}
+
+func TestDerivedValues(t *testing.T) {
+	tr := load(t, "; MaxProcs: 8\n"+
+		"1 100 20 50 -1 -1 -1 4 60 -1 1 7 1 -1 -1 -1 -1 -1\n"+
+		"2 110 -1 50 2 -1 -1 4 60 -1 1 3 1 -1 -1 -1 -1 -1\n"+
+		"3 90 0 30 1 -1 -1 1 60 -1 1 7 1 -1 -1 -1 -1 -1\n", trace.Options{})
+	j := tr.Jobs[0]
+	if j.Processors() != 4 || j.Start() != 120 || j.End() != 170 || j.Response() != 70 || j.Area() != 200 {
+		t.Errorf("job 1 derived: procs %d start %d end %d response %d area %v",
+			j.Processors(), j.Start(), j.End(), j.Response(), j.Area())
+	}
+	j = tr.Jobs[1]
+	if j.Processors() != 2 || j.Start() != -1 || j.End() != -1 || j.Response() != -1 {
+		t.Errorf("job 2 (unknown wait): procs %d start %d end %d", j.Processors(), j.Start(), j.End())
+	}
+	us := tr.Users()
+	if len(us) != 2 || us[0].ID != 3 || us[1].ID != 7 {
+		t.Fatalf("users = %+v", us)
+	}
+	if got := us[1].Jobs; len(got) != 2 || got[0] != 2 || got[1] != 0 {
+		t.Errorf("user 7's jobs = %v, want [2 0] (by submit time)", got)
+	}
+	if first, last := tr.Span(); first != 90 || last != 110 {
+		t.Errorf("span = %d..%d", first, last)
+	}
+}
+
+func TestClock(t *testing.T) {
+	// KTH-SP2's header: UnixStartTime 843480031 is Mon Sep 23 14:00:31 CEST 1996.
+	tr := load(t, "; UnixStartTime: 843480031\n; TimeZone: 3600\n; TimeZoneString: Europe/Stockholm\n; MaxProcs: 100\n", trace.Options{})
+	c := tr.Clock()
+	if got := c.Time(0).Format("Mon Jan 02 15:04:05 MST 2006"); got != "Mon Sep 23 14:00:31 CEST 1996" {
+		t.Errorf("Time(0) = %s", got)
+	}
+	tests := []struct {
+		s                    int64
+		hour, day, how, week int
+	}{
+		{0, 14, 0, 14, 0},
+		{10 * 3600, 0, 1, 24, 0},                       // Tue 00:00:31
+		{6*86400 + 9*3600 + 59*60 + 28, 23, 6, 167, 0}, // Sun 23:59:59
+		{6*86400 + 9*3600 + 59*60 + 29, 0, 0, 0, 1},    // Mon 00:00:00, next week
+		{-14 * 3600, 0, 0, 0, 0},                       // Mon 00:00:31, same week
+		{-15 * 3600, 23, 6, 167, -1},                   // Sun 23:00:31, the week before
+	}
+	for _, tc := range tests {
+		if h, d, how, w := c.HourOfDay(tc.s), c.DayOfWeek(tc.s), c.HourOfWeek(tc.s), c.Week(tc.s); h != tc.hour || d != tc.day || how != tc.how || w != tc.week {
+			t.Errorf("s=%d: hour %d day %d hour-of-week %d week %d; want %d %d %d %d",
+				tc.s, h, d, how, w, tc.hour, tc.day, tc.how, tc.week)
+		}
+	}
+	// Without a time zone the clock runs in UTC.
+	utc := load(t, "; UnixStartTime: 0\n", trace.Options{}).Clock()
+	if utc.HourOfDay(3600) != 1 || utc.DayOfWeek(0) != 3 { // 1970-01-01 was a Thursday
+		t.Errorf("UTC clock: hour %d day %d", utc.HourOfDay(3600), utc.DayOfWeek(0))
+	}
+}
+
+func TestLoadBuiltin(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != 28476 || tr.Procs != 100 || len(tr.SHA256) != 64 {
+		t.Errorf("builtin:KTH-SP2: %d jobs, %d procs, sha %q", tr.Len(), tr.Procs, tr.SHA256)
+	}
+	if _, err := trace.Load("builtin:NOPE", trace.Options{}); err == nil || !strings.Contains(err.Error(), "builtin:KTH-SP2") {
+		t.Errorf("unknown builtin: err = %v, want the list of available ones", err)
+	}
+}
+
+func TestFromSWFRange(t *testing.T) {
+	j := swf.NewJob()
+	j.User = 1 << 40
+	if _, err := trace.FromSWF(&j); err == nil || !strings.Contains(err.Error(), "User ID") {
+		t.Errorf("err = %v, want out-of-range error naming User ID", err)
+	}
+}
