@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/hpcwl/hpcwl/trace"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newConvertCommand) }
+
+type convertOptions struct {
+	traceFlags
+	out    string
+	to     string
+	sort   bool
+	asJSON bool
+}
+
+func newConvertCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o convertOptions
+	cmd := &cobra.Command{
+		Use:   "convert IN -o OUT",
+		Short: "Convert a trace between SWF, CSV and Batsim JSON",
+		Long: `Convert a trace between the Standard Workload Format (SWF), CSV and Batsim
+JSON workloads. The input format comes from IN's extension (.csv, .json, else
+SWF; each may be gzipped), the output format from OUT's extension or --to.
+
+CSV: the SWF header as leading '#' lines ("#; MaxProcs: 128"), one row naming
+the 18 columns (job_number, submit_time, ..., think_time), one row per job.
+
+Batsim: {"nb_res", "jobs", "profiles"} with one delay profile per distinct
+run time; the SWF fields Batsim has no place for travel in extra job keys
+("swf_user_id", ...) and the header in "swf_header", so converting back gives
+the original trace exactly. Batsim needs the machine size: pass --procs N
+when the log's header has no MaxProcs or MaxNodes.
+
+SWF to SWF rewrites the job lines in the canonical layout (and with --sort
+orders the jobs by submit time).` + exitStatusHelp,
+		Example: `  hpcwl convert builtin:KTH-SP2 -o kth.csv
+  hpcwl convert kth.csv -o kth.swf.gz
+  hpcwl convert KTH-SP2-1996-2.1-cln.swf.gz -o kth.json
+  hpcwl convert log.swf --to batsim --procs 128 -o -`,
+		Args: exactArgs(1, "one input trace"),
+		RunE: action(func(cmd *cobra.Command, args []string) error {
+			return runConvert(args[0], &o, stdout, stderr)
+		}),
+	}
+	o.traceFlags.add(cmd)
+	cmd.Flags().StringVarP(&o.out, "output", "o", "", "output file (\"-\" for stdout; required)")
+	cmd.Flags().StringVar(&o.to, "to", "", "output format: swf, csv or batsim (default: from the -o extension)")
+	cmd.Flags().BoolVar(&o.sort, "sort", false, "order the jobs by submit time, then job number")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print a JSON summary on stdout")
+	return cmd
+}
+
+// convertSummary is what convert reports.
+type convertSummary struct {
+	Input  string `json:"input"`
+	Output string `json:"output"`
+	Format string `json:"format"`
+	Jobs   int    `json:"jobs"`
+	Procs  int    `json:"procs"`
+}
+
+func runConvert(in string, o *convertOptions, stdout, stderr io.Writer) error {
+	if o.out == "" {
+		return usagef("convert needs the output file: -o OUT (\"-\" for stdout)")
+	}
+	if o.out == "-" && o.asJSON {
+		return usagef("--json prints on stdout, so it cannot be combined with -o -")
+	}
+	format, err := outputFormat(o.out, o.to)
+	if err != nil {
+		return err
+	}
+	t, err := loadAnyTrace(in, trace.Options{Procs: o.procs})
+	if err != nil {
+		return err
+	}
+	if o.sort {
+		t.SortBySubmit()
+	}
+	if err := writeTrace(t, o.out, format, stdout); err != nil {
+		return err
+	}
+	s := convertSummary{Input: in, Output: o.out, Format: format, Jobs: t.Len(), Procs: t.Procs}
+	if o.asJSON {
+		return writeJSON(stdout, s)
+	}
+	if o.out != "-" {
+		fmt.Fprintf(stderr, "wrote %d jobs to %s (%s)\n", s.Jobs, s.Output, s.Format)
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hpcwl/hpcwl/batsim"
+	"github.com/hpcwl/hpcwl/builtin"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// writeTrace writes t to name ("-" is stdout) in the format given by to
+// (swf, csv or batsim), else by name's extension; see outputFormat. The file
+// is written atomically and gzipped when name ends in ".gz".
+func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
+	format, err := outputFormat(name, to)
+	if err != nil {
+		return err
+	}
+	if format == formatBatsim {
+		// Check before creating the output, so that no file is left behind.
+		if _, err := t.MachineSize(); err != nil {
+			return err
+		}
+	}
+	return writeOutput(name, stdout, func(w io.Writer) error {
+		switch format {
+		case formatCSV:
+			return t.WriteCSV(w)
+		case formatBatsim:
+			return batsim.Write(w, t)
+		}
+		return t.WriteSWF(w)
+	})
+}
+
+// inputFormat returns the format of the trace file name from its extension:
+// CSV for .csv, Batsim for .json (each optionally .gz), SWF otherwise.
+func inputFormat(name string) string {
+	if name == "-" || builtin.Is(name) {
+		return formatSWF
+	}
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(name)), ".gz")
+	switch {
+	case strings.HasSuffix(base, ".csv"):
+		return formatCSV
+	case strings.HasSuffix(base, ".json"):
+		return formatBatsim
+	}
+	return formatSWF
+}
+
+// loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
+// or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
+// optionally gzipped. The optional opts[0] gives the machine size.
+func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
+	var opt trace.Options
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
+	if opt.Procs < 0 {
+		return nil, usagef("--procs must be positive, got %d", opt.Procs)
+	}
+	format := inputFormat(name)
+	if format == formatSWF {
+		return trace.Load(name, opt)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, expected a %s file", name, strings.ToUpper(format))
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: reading gzip header: %w", name, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	if format == formatCSV {
+		return trace.ReadCSV(r, name, opt)
+	}
+	return batsim.Read(r, name, opt)
+}
