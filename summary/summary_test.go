@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/summary"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
