@@ -1,0 +1,239 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/hpcwl/hpcwl/dist"
+)
+
+// HyperGamma fits a two-component Gamma mixture to positive values by EM
+// (lublin-feitelson-rigid-jobs-model.md §3.2) started from the
+// middle-minimum initialisation [MiddleMinimum]: the sample is split at the
+// deepest histogram minimum between two modes, each part gets its Gamma
+// MLE, and the initial weight is the first part's fraction. The E-step
+// computes z_i = p f1(x_i) / (p f1(x_i) + (1−p) f2(x_i)); the M-step is the
+// weighted Gamma MLE of each component and p = mean z. Iteration stops when
+// |ΔlogL| < Tolerance·|logL|.
+//
+// The returned distribution has the lower-mean component first (P is the
+// weight of the "short" component, as in Tables 2 and 4). Its Src is nil.
+// The Lublin-Feitelson model fits ln(runtime), ln(interarrival) and
+// ln(total work), which the caller computes.
+func HyperGamma(x []float64, s *Settings) (dist.HyperGamma, Result, error) {
+	if err := needN("hyper-gamma", x, 10); err != nil {
+		return dist.HyperGamma{}, Result{}, err
+	}
+	if err := needPositive("hyper-gamma", x); err != nil {
+		return dist.HyperGamma{}, Result{}, err
+	}
+	h, err := MiddleMinimum(x)
+	if err != nil {
+		return dist.HyperGamma{}, Result{}, err
+	}
+	return hyperGammaEM(x, h, s)
+}
+
+// HyperGammaFrom runs the EM of [HyperGamma] from the given starting
+// parameters instead of the middle-minimum initialisation.
+func HyperGammaFrom(x []float64, start dist.HyperGamma, s *Settings) (dist.HyperGamma, Result, error) {
+	if err := needN("hyper-gamma", x, 10); err != nil {
+		return dist.HyperGamma{}, Result{}, err
+	}
+	if err := needPositive("hyper-gamma", x); err != nil {
+		return dist.HyperGamma{}, Result{}, err
+	}
+	return hyperGammaEM(x, start, s)
+}
+
+// gammaLogPDF holds the constants of a Gamma log density in shape/scale form.
+type gammaLogPDF struct{ a, lb, c float64 }
+
+func newGammaLogPDF(shape, scale float64) gammaLogPDF {
+	lg, _ := math.Lgamma(shape)
+	return gammaLogPDF{a: shape, lb: 1 / scale, c: -shape*math.Log(scale) - lg}
+}
+
+// at returns ln f(x) given x and ln x.
+func (g gammaLogPDF) at(x, lx float64) float64 { return (g.a-1)*lx - x*g.lb + g.c }
+
+func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma, Result, error) {
+	n := len(x)
+	lx := make([]float64, n)
+	for i, v := range x {
+		lx[i] = math.Log(v)
+	}
+	z := make([]float64, n)
+	zc := make([]float64, n)
+	prev := math.Inf(-1)
+	ll := prev
+	status := IterationLimit
+	it := 0
+	for it = 1; it <= s.maxIter(); it++ {
+		// E-step.
+		g1, g2 := newGammaLogPDF(h.Shape1, h.Scale1), newGammaLogPDF(h.Shape2, h.Scale2)
+		lp, lq := math.Log(h.P), math.Log1p(-h.P)
+		ll = 0
+		for i, v := range x {
+			a := lp + g1.at(v, lx[i])
+			b := lq + g2.at(v, lx[i])
+			m := math.Max(a, b)
+			t := m + math.Log(math.Exp(a-m)+math.Exp(b-m))
+			ll += t
+			z[i] = math.Exp(a - t)
+			zc[i] = 1 - z[i]
+		}
+		if math.Abs(ll-prev) < s.tol()*math.Abs(ll) {
+			status = Converged
+			break
+		}
+		prev = ll
+		// M-step.
+		p := 0.0
+		for _, v := range z {
+			p += v
+		}
+		p /= float64(n)
+		h.P = p
+		if p*float64(n) >= 2 {
+			if a, b, _, err := gammaMLE(x, z); err == nil {
+				h.Shape1, h.Scale1 = a, b
+			}
+		}
+		if (1-p)*float64(n) >= 2 {
+			if a, b, _, err := gammaMLE(x, zc); err == nil {
+				h.Shape2, h.Scale2 = a, b
+			}
+		}
+	}
+	if it > s.maxIter() {
+		it = s.maxIter()
+	}
+	if h.Shape1*h.Scale1 > h.Shape2*h.Scale2 {
+		h.Shape1, h.Scale1, h.Shape2, h.Scale2 = h.Shape2, h.Scale2, h.Shape1, h.Scale1
+		h.P = 1 - h.P
+	}
+	r := Result{Status: status, LogLikelihood: ll, N: float64(n), NumParameters: 5, Iterations: it}
+	return h, r, status.Err()
+}
+
+// MiddleMinimum returns the middle-minimum ("medium minimum estimation")
+// initialisation of a two-component Gamma mixture (§3.2): a histogram of x
+// (2·n^(1/3) bins, between 10 and 60, smoothed by a 3-bin moving average) is
+// split at the bin whose count lies deepest below the smaller of the highest
+// counts on its two sides; each part gets its Gamma MLE and P is the
+// fraction of values in the lower part. A unimodal histogram is split at the
+// median. The values must be positive.
+func MiddleMinimum(x []float64) (dist.HyperGamma, error) {
+	sorted := append([]float64(nil), x...)
+	sort.Float64s(sorted)
+	split := histogramValley(sorted)
+	k := sort.SearchFloat64s(sorted, split)
+	if k < 2 || len(sorted)-k < 2 || sorted[0] == sorted[k-1] || sorted[k] == sorted[len(sorted)-1] {
+		k = len(sorted) / 2
+	}
+	a1, b1, _, err1 := gammaMLE(sorted[:k], nil)
+	a2, b2, _, err2 := gammaMLE(sorted[k:], nil)
+	if err1 != nil || err2 != nil {
+		return dist.HyperGamma{}, fmt.Errorf("%w: hyper-gamma needs two non-degenerate parts", ErrDomain)
+	}
+	return dist.HyperGamma{Shape1: a1, Scale1: b1, Shape2: a2, Scale2: b2, P: float64(k) / float64(len(sorted))}, nil
+}
+
+// histogramValley returns the centre of the deepest valley between two
+// modes of the histogram of the sorted values, or their median when the
+// histogram has no valley.
+func histogramValley(sorted []float64) float64 {
+	n := len(sorted)
+	lo, hi := sorted[0], sorted[n-1]
+	nb := int(math.Round(2 * math.Cbrt(float64(n))))
+	nb = max(10, min(60, nb))
+	if hi <= lo {
+		return sorted[n/2]
+	}
+	w := (hi - lo) / float64(nb)
+	h := make([]float64, nb)
+	for _, v := range sorted {
+		b := min(int((v-lo)/w), nb-1)
+		h[b]++
+	}
+	sm := make([]float64, nb)
+	for i := range h {
+		s, c := 0.0, 0.0
+		for j := max(0, i-1); j <= min(nb-1, i+1); j++ {
+			s += h[j]
+			c++
+		}
+		sm[i] = s / c
+	}
+	left := make([]float64, nb)  // max of sm[:i]
+	right := make([]float64, nb) // max of sm[i+1:]
+	for i := 1; i < nb; i++ {
+		left[i] = math.Max(left[i-1], sm[i-1])
+	}
+	for i := nb - 2; i >= 0; i-- {
+		right[i] = math.Max(right[i+1], sm[i+1])
+	}
+	best, depth := -1, 0.0
+	for i := 1; i < nb-1; i++ {
+		if d := math.Min(left[i], right[i]) - sm[i]; d > depth {
+			best, depth = i, d
+		}
+	}
+	if best < 0 {
+		return sorted[n/2]
+	}
+	return lo + (float64(best)+0.5)*w
+}
+
+// HyperGammaWeight returns the maximum-likelihood weight p of the first
+// component for values x when both Gamma components of h are held fixed
+// (1-D EM on p). The Lublin-Feitelson fit uses it for the "best p" of each
+// size group (lublin-feitelson-rigid-jobs-model.md §6.3, §11 item 10).
+func HyperGammaWeight(x []float64, h dist.HyperGamma, s *Settings) (float64, Result, error) {
+	if err := needN("hyper-gamma weight", x, 1); err != nil {
+		return 0, Result{}, err
+	}
+	if err := needPositive("hyper-gamma weight", x); err != nil {
+		return 0, Result{}, err
+	}
+	g1, g2 := newGammaLogPDF(h.Shape1, h.Scale1), newGammaLogPDF(h.Shape2, h.Scale2)
+	// r_i = f1/f2 in log form; z_i = p r / (p r + 1 − p).
+	d := make([]float64, len(x))
+	for i, v := range x {
+		l := math.Log(v)
+		d[i] = g1.at(v, l) - g2.at(v, l)
+	}
+	p := 0.5
+	if h.P > 0 && h.P < 1 {
+		p = h.P
+	}
+	status := IterationLimit
+	prev := math.Inf(-1)
+	ll := prev
+	it := 1
+	for ; it <= s.maxIter(); it++ {
+		cur, sz := 0.0, 0.0
+		for _, di := range d {
+			// ln(p e^{di} + 1 − p) relative to f2
+			a := math.Log(p) + di
+			b := math.Log1p(-p)
+			m := math.Max(a, b)
+			t := m + math.Log(math.Exp(a-m)+math.Exp(b-m))
+			cur += t
+			sz += math.Exp(a - t)
+		}
+		next := sz / float64(len(d))
+		if math.Abs(cur-prev) < s.tol()*math.Max(1, math.Abs(cur)) || math.Abs(next-p) < 1e-12 {
+			p = next
+			status = Converged
+			break
+		}
+		prev = cur
+		p = next
+	}
+	h.P = p
+	ll, _ = logLik(x, nil, h.LogProb)
+	return p, Result{Status: status, LogLikelihood: ll, N: float64(len(x)), NumParameters: 1, Iterations: min(it, s.maxIter())}, status.Err()
+}
