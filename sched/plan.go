@@ -1,0 +1,110 @@
+package sched
+
+import (
+	"math"
+
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// planned returns the duration a scheduler plans for a prediction p under
+// estimate factor k (k <= 1 means 1).
+func planned(p sim.Time, k float64) sim.Time {
+	if k <= 1 {
+		return p
+	}
+	return sim.Time(math.Ceil(float64(p) * k))
+}
+
+// running is one running job with its planned end.
+type running struct {
+	end   sim.Time
+	ref   sim.Ref
+	procs int32
+}
+
+// runList keeps running jobs sorted by (planned end, ref).
+type runList struct {
+	a []running
+}
+
+func (l *runList) search(end sim.Time, ref sim.Ref) int {
+	lo, hi := 0, len(l.a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		x := &l.a[m]
+		if x.end < end || (x.end == end && x.ref < ref) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func (l *runList) insert(x running) {
+	i := l.search(x.end, x.ref)
+	l.a = append(l.a, running{})
+	copy(l.a[i+1:], l.a[i:])
+	l.a[i] = x
+}
+
+func (l *runList) remove(end sim.Time, ref sim.Ref) {
+	i := l.search(end, ref)
+	if i < len(l.a) && l.a[i].ref == ref {
+		l.a = append(l.a[:i], l.a[i+1:]...)
+		return
+	}
+	for i := range l.a { // not found by key: fall back to a scan
+		if l.a[i].ref == ref {
+			l.a = append(l.a[:i], l.a[i+1:]...)
+			return
+		}
+	}
+}
+
+// grow makes s long enough to index ref.
+func grow[T any](s []T, ref sim.Ref, fill T) []T {
+	for len(s) <= int(ref) {
+		s = append(s, fill)
+	}
+	return s
+}
+
+// keyed is a waiting job ordered by (key, ref).
+type keyed struct {
+	key sim.Time
+	ref sim.Ref
+}
+
+// keyList keeps waiting jobs sorted by (key, ref).
+type keyList struct {
+	a []keyed
+}
+
+func (l *keyList) search(k sim.Time, ref sim.Ref) int {
+	lo, hi := 0, len(l.a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		x := &l.a[m]
+		if x.key < k || (x.key == k && x.ref < ref) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func (l *keyList) insert(k sim.Time, ref sim.Ref) {
+	i := l.search(k, ref)
+	l.a = append(l.a, keyed{})
+	copy(l.a[i+1:], l.a[i:])
+	l.a[i] = keyed{k, ref}
+}
+
+func (l *keyList) remove(k sim.Time, ref sim.Ref) {
+	i := l.search(k, ref)
+	if i < len(l.a) && l.a[i].ref == ref {
+		l.a = append(l.a[:i], l.a[i+1:]...)
+	}
+}

@@ -1,0 +1,125 @@
+package sched
+
+import (
+	"math"
+
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// profile is the number of free processors as a step function of future
+// time: free[i] processors on [t[i], t[i+1]), and free[len-1] from the last
+// breakpoint on. Only times >= t[0] are represented.
+type profile struct {
+	t    []sim.Time
+	free []int32
+}
+
+func newProfile(procs int) profile {
+	return profile{t: []sim.Time{0}, free: []int32{int32(procs)}}
+}
+
+// advance forgets the steps that end at or before now.
+func (p *profile) advance(now sim.Time) {
+	i := 0
+	for i+1 < len(p.t) && p.t[i+1] <= now {
+		i++
+	}
+	if i > 0 {
+		n := copy(p.t, p.t[i:])
+		p.t = p.t[:n]
+		copy(p.free, p.free[i:])
+		p.free = p.free[:n]
+	}
+	if p.t[0] < now {
+		p.t[0] = now
+	}
+}
+
+// index returns the step holding time x (x >= t[0]).
+func (p *profile) index(x sim.Time) int {
+	lo, hi := 0, len(p.t)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.t[m] <= x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// split makes x a breakpoint and returns its index.
+func (p *profile) split(x sim.Time) int {
+	i := p.index(x)
+	if p.t[i] == x {
+		return i
+	}
+	i++
+	p.t = append(p.t, 0)
+	copy(p.t[i+1:], p.t[i:])
+	p.t[i] = x
+	p.free = append(p.free, 0)
+	copy(p.free[i+1:], p.free[i:])
+	p.free[i] = p.free[i-1]
+	return i
+}
+
+// add adds delta free processors on [from, to).
+func (p *profile) add(from, to sim.Time, delta int32) {
+	if to <= from {
+		return
+	}
+	from = max(from, p.t[0])
+	if to <= from {
+		return
+	}
+	i := p.split(from)
+	var j int
+	if to == math.MaxInt64 {
+		j = len(p.t)
+	} else {
+		j = p.split(to)
+	}
+	for k := i; k < j; k++ {
+		p.free[k] += delta
+	}
+	if delta > 0 {
+		p.merge(i, j)
+	}
+}
+
+// merge joins equal neighbouring steps around [i, j].
+func (p *profile) merge(i, j int) {
+	lo := max(i, 1)
+	hi := min(j+1, len(p.t)-1)
+	w := lo
+	for k := lo; k < len(p.t); k++ {
+		if k <= hi && p.free[k] == p.free[w-1] {
+			continue
+		}
+		p.t[w], p.free[w] = p.t[k], p.free[k]
+		w++
+	}
+	p.t, p.free = p.t[:w], p.free[:w]
+}
+
+// find returns the earliest time s >= from at which procs processors are
+// free for the whole of [s, s+dur).
+func (p *profile) find(from sim.Time, procs int32, dur sim.Time) sim.Time {
+	i := p.index(max(from, p.t[0]))
+	s := max(from, p.t[i])
+	for j := i; j < len(p.t); j++ {
+		if p.free[j] < procs {
+			if j+1 == len(p.t) {
+				return math.MaxInt64 // never fits (wider than the machine)
+			}
+			s = p.t[j+1]
+			continue
+		}
+		if j+1 == len(p.t) || p.t[j+1] >= s+dur {
+			return s
+		}
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// OversizePolicy says what to do with a job wider than the machine.
+type OversizePolicy uint8
+
+// The oversize policies.
+const (
+	// OversizeError fails with an [*OversizeError] naming the first such job
+	// (the default).
+	OversizeFail OversizePolicy = iota
+	// OversizeDrop leaves such jobs out (counted in Workload.DroppedOversize).
+	OversizeDrop
+	// OversizeClamp shrinks them to the machine size (counted in
+	// Workload.Clamped).
+	OversizeClamp
+)
+
+// String returns "error", "drop" or "clamp".
+func (p OversizePolicy) String() string {
+	switch p {
+	case OversizeDrop:
+		return "drop"
+	case OversizeClamp:
+		return "clamp"
+	}
+	return "error"
+}
+
+// ParseOversize parses "error", "drop" or "clamp".
+func ParseOversize(s string) (OversizePolicy, error) {
+	switch strings.ToLower(s) {
+	case "error", "":
+		return OversizeFail, nil
+	case "drop":
+		return OversizeDrop, nil
+	case "clamp":
+		return OversizeClamp, nil
+	}
+	return 0, fmt.Errorf("unknown oversize policy %q; valid: error, drop, clamp", s)
+}
+
+// OversizeError reports a job wider than the machine.
+type OversizeError struct {
+	JobID   int64
+	Procs   int
+	Machine int
+}
+
+func (e *OversizeError) Error() string {
+	return fmt.Sprintf("job %d needs %d processors but the machine has %d; drop or clamp such jobs, or give a larger machine size",
+		e.JobID, e.Procs, e.Machine)
+}
+
+// EstimateFallback says which requested time a job gets when its log has
+// none (field 9 is -1 or 0).
+type EstimateFallback struct {
+	// Kind is "runtime" (the job's own runtime: a perfect estimate; the
+	// default, spec talby section 10.1), "max" (the largest requested time
+	// in the log, else the header's MaxRuntime, else the largest runtime) or
+	// "fixed" (Seconds).
+	Kind string
+	// Seconds is the fixed requested time, with Kind "fixed".
+	Seconds Time
+}
+
+// String returns the form ParseEstimateFallback accepts.
+func (f EstimateFallback) String() string {
+	switch f.Kind {
+	case "max":
+		return "max"
+	case "fixed":
+		return strconv.FormatInt(int64(f.Seconds), 10)
+	}
+	return "runtime"
+}
+
+// ParseEstimateFallback parses "runtime", "max" or a number of seconds.
+func ParseEstimateFallback(s string) (EstimateFallback, error) {
+	switch strings.ToLower(s) {
+	case "runtime", "":
+		return EstimateFallback{Kind: "runtime"}, nil
+	case "max":
+		return EstimateFallback{Kind: "max"}, nil
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
+		return EstimateFallback{Kind: "fixed", Seconds: Time(n)}, nil
+	}
+	return EstimateFallback{}, fmt.Errorf("unknown requested-time fallback %q; valid: runtime, max, or a number of seconds > 0", s)
+}
+
+// Machine describes the simulated machine relative to the trace's.
+type Machine struct {
+	// Procs is the machine size; 0 means the trace's (trace.Trace.Procs).
+	Procs int
+	// ProcsFactor multiplies the machine size (rounded, at least 1);
+	// 0 means 1.
+	ProcsFactor float64
+	// Speed is the node speed relative to the traced machine: runtimes and
+	// requested times are divided by it and rounded up to whole seconds.
+	// 0 means 1.
+	Speed float64
+}
+
+// PrepareOptions control [Prepare].
+type PrepareOptions struct {
+	Machine
+	// Oversize handles jobs wider than the machine; default OversizeFail.
+	Oversize OversizePolicy
+	// MissingEstimate gives jobs without a requested time one; the zero
+	// value means "runtime".
+	MissingEstimate EstimateFallback
+}
+
+// Workload is a trace's jobs ready for simulation.
+type Workload struct {
+	// Jobs are the jobs to simulate, in the trace's order.
+	Jobs []Job
+	// Procs is the machine size.
+	Procs int
+	// Speed is the node speed factor applied.
+	Speed float64
+	// Dropped counts jobs left out because their runtime, processor count
+	// or submit time is unknown.
+	Dropped int
+	// DroppedOversize and Clamped count jobs wider than the machine that
+	// were left out or shrunk.
+	DroppedOversize, Clamped int
+	// EstimateFilled counts jobs whose missing requested time was filled
+	// in by the fallback.
+	EstimateFilled int
+	// Overruns counts jobs whose runtime exceeds their requested time.
+	Overruns int
+}
+
+// Prepare turns a trace into simulator jobs (spec talby section 10.1): the
+// processor count is field 5, else field 8; jobs without a runtime,
+// processor count or submit time are dropped and counted; missing requested
+// times are filled in; the node speed scales runtimes and requested times;
+// jobs wider than the machine are handled by opt.Oversize.
+func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
+	procs := opt.Procs
+	if procs <= 0 {
+		p, err := t.MachineSize()
+		if err != nil {
+			return nil, err
+		}
+		procs = p
+	}
+	if f := opt.ProcsFactor; f != 0 {
+		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("machine size factor %v: must be > 0", f)
+		}
+		procs = max(1, int(math.Round(float64(procs)*f)))
+	}
+	speed := opt.Speed
+	if speed == 0 {
+		speed = 1
+	}
+	if speed < 0 || math.IsNaN(speed) || math.IsInf(speed, 0) {
+		return nil, fmt.Errorf("node speed %v: must be > 0", speed)
+	}
+	fill, err := fallbackValue(t, opt.MissingEstimate)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workload{Jobs: make([]Job, 0, len(t.Jobs)), Procs: procs, Speed: speed}
+	for i := range t.Jobs {
+		tj := &t.Jobs[i]
+		p := tj.Processors()
+		if p <= 0 || tj.Runtime < 0 || tj.Submit < 0 {
+			w.Dropped++
+			continue
+		}
+		if p > procs {
+			switch opt.Oversize {
+			case OversizeDrop:
+				w.DroppedOversize++
+				continue
+			case OversizeClamp:
+				w.Clamped++
+				p = procs
+			default:
+				return nil, &OversizeError{JobID: tj.ID, Procs: p, Machine: procs}
+			}
+		}
+		est := Time(tj.ReqTime)
+		if est <= 0 {
+			w.EstimateFilled++
+			est = fill
+			if opt.MissingEstimate.Kind == "" || opt.MissingEstimate.Kind == "runtime" {
+				est = Time(tj.Runtime)
+			}
+		}
+		run := scale(Time(tj.Runtime), speed)
+		est = max(1, scale(est, speed))
+		if run > est {
+			w.Overruns++
+		}
+		w.Jobs = append(w.Jobs, Job{ID: tj.ID, Submit: Time(tj.Submit), Runtime: run, Estimate: est,
+			Procs: int32(p), User: tj.User, Index: int32(i)})
+	}
+	return w, nil
+}
+
+func scale(t Time, speed float64) Time {
+	if speed == 1 {
+		return t
+	}
+	return Time(math.Ceil(float64(t) / speed))
+}
+
+func fallbackValue(t *trace.Trace, f EstimateFallback) (Time, error) {
+	switch f.Kind {
+	case "", "runtime":
+		return 0, nil
+	case "fixed":
+		if f.Seconds <= 0 {
+			return 0, fmt.Errorf("fixed requested time %d: must be > 0", f.Seconds)
+		}
+		return f.Seconds, nil
+	case "max":
+		var m int64
+		for i := range t.Jobs {
+			m = max(m, t.Jobs[i].ReqTime)
+		}
+		if m <= 0 {
+			if h, ok := t.Header.MaxRuntime(); ok {
+				m = h
+			}
+		}
+		if m <= 0 {
+			for i := range t.Jobs {
+				m = max(m, t.Jobs[i].Runtime)
+			}
+		}
+		return Time(max(m, 1)), nil
+	}
+	return 0, fmt.Errorf("unknown requested-time fallback %q; valid: runtime, max, fixed", f.Kind)
+}
