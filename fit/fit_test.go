@@ -161,7 +161,7 @@ func TestRecoverHyperGamma(t *testing.T) {
 
 func TestMiddleMinimumSplitsAtValley(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 1))
-	g1 := distuv.Gamma{Alpha: 20, Beta: 10, Src: r} // mean 2
+	g1 := distuv.Gamma{Alpha: 20, Beta: 10, Src: r}  // mean 2
 	g2 := distuv.Gamma{Alpha: 200, Beta: 25, Src: r} // mean 8
 	x := sample(5000, func() float64 {
 		if r.Float64() < 0.3 {
@@ -251,7 +251,8 @@ func TestRecoverTwoStageUniform(t *testing.T) {
 	// KTH's Table 1 fit (log2 size): l 0.70, m 4.00, h 6.64, p 0.84. The KS
 	// fit of a continuous sample recovers the knots to about 0.05 in log2
 	// units with n = 5000 (a 0.05 shift of a knot moves the CDF by ≈ 0.013,
-	// about the KS noise level 1/√n).
+	// about the KS noise level 1/√n). h gets 0.1: only 16 % of the mass lies
+	// above m, so moving h by 0.1 changes the CDF by at most 0.006).
 	r := rand.New(rand.NewPCG(14, 1))
 	u1, u2 := distuv.Uniform{Min: 0.7, Max: 4, Src: r}, distuv.Uniform{Min: 4, Max: 6.64, Src: r}
 	x := sample(5000, func() float64 {
@@ -264,7 +265,7 @@ func TestRecoverTwoStageUniform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range [][3]float64{{d.Low, 0.7, 0.05}, {d.Med, 4, 0.05}, {d.High, 6.64, 0.05}, {d.P, 0.84, 0.01}} {
+	for _, c := range [][3]float64{{d.Low, 0.7, 0.05}, {d.Med, 4, 0.05}, {d.High, 6.64, 0.1}, {d.P, 0.84, 0.01}} {
 		if math.Abs(c[0]-c[1]) > c[2] {
 			t.Errorf("got %v, want %v ± %v (fit %+v, D %v)", c[0], c[1], c[2], d, ks)
 		}

@@ -19,7 +19,9 @@ type TwoStageUniformOptions struct {
 }
 
 // FreeTSU returns options that estimate all four parameters.
-func FreeTSU() TwoStageUniformOptions { return TwoStageUniformOptions{Low: math.NaN(), High: math.NaN()} }
+func FreeTSU() TwoStageUniformOptions {
+	return TwoStageUniformOptions{Low: math.NaN(), High: math.NaN()}
+}
 
 // TwoStageUniform fits TSU(l, m, h, p) to x by minimising the
 // Kolmogorov-Smirnov distance between the model CDF and the empirical CDF,
