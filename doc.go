@@ -1,0 +1,19 @@
+// Package hpcwl is the root of a toolkit for workloads and evaluations of HPC
+// job schedulers; the command is cmd/hpcwl.
+//
+// Packages:
+//
+//	swf      streaming reader and writer of the Standard Workload Format
+//	trace    a workload log in memory: jobs, header, machine size, local time
+//	summary  characterization of a log (hpcwl info)
+//	clean    filters and flurry detection (hpcwl clean)
+//	batsim   Batsim JSON workloads (hpcwl convert)
+//	builtin  logs embedded in the binary ("builtin:KTH-SP2")
+//	dist     probability distributions in gonum's shape
+//	fit      maximum-likelihood and EM fitting, model selection
+//	stats    goodness of fit, autocorrelation, self-similarity
+//	gen      workload models and generators
+//	sim      the deterministic event-driven simulator
+//	sched    scheduling policies for the simulator
+//	metrics  per-job and per-run performance metrics
+package hpcwl
