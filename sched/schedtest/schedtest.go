@@ -31,13 +31,26 @@ type Case struct {
 // a [sim.Reserver] gives after every pass. It returns the result and, for
 // each job ref, the earliest reservation it was ever given (-1 if none) and
 // whether any reservation of a job ever moved later.
+//
+// After every pass it also counts the processors of the running jobs, and
+// fails the run if they exceed the machine or disagree with View.Free.
 func Run(c Case, f Factory) (res *sim.Result, earliest []sim.Time, movedLater []int64, err error) {
 	s := f()
 	rs, _ := s.(sim.Reserver)
 	var last []sim.Time
+	var usageErr error
 	cfg := sim.Config{Procs: c.Procs, Kill: c.Kill, Predictor: c.Predictor}
-	if rs != nil {
-		cfg.OnPass = func(v *sim.View, _ []sim.Ref) {
+	cfg.OnPass = func(v *sim.View, _ []sim.Ref) {
+		used := 0
+		for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
+			if v.Running(r) {
+				used += v.Size(r)
+			}
+		}
+		if (used > v.Procs() || used != v.Procs()-v.Free()) && usageErr == nil {
+			usageErr = fmt.Errorf("%d processors busy at %d on a machine of %d with %d free", used, v.Now(), v.Procs(), v.Free())
+		}
+		if rs != nil {
 			for len(earliest) < v.NumJobs() {
 				earliest = append(earliest, -1)
 				last = append(last, -1)
@@ -62,6 +75,9 @@ func Run(c Case, f Factory) (res *sim.Result, earliest []sim.Time, movedLater []
 	}
 	jobs := slices.Clone(c.Jobs)
 	res, err = sim.Run(context.Background(), sim.NewReplay(jobs), s, cfg)
+	if err == nil {
+		err = usageErr
+	}
 	return res, earliest, movedLater, err
 }
 
@@ -109,21 +125,19 @@ func Check(c Case, f Factory, keepReservations bool) error {
 }
 
 // MaxUsage returns the time of the highest processor usage and that usage.
-// A job uses its processors on [Start, End); zero-length jobs use them at
-// the instant Start.
+// A job uses its processors on [Start, End); jobs of zero length use none
+// (several may start and end one after another at the same instant; Run
+// checks those at every pass).
 func MaxUsage(res *sim.Result) (sim.Time, int) {
 	type ev struct {
 		t     sim.Time
-		order int // ends before instants before starts... see below
+		order int // ends before starts at the same time
 		d     int
 	}
 	var evs []ev
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		if o.End == o.Start {
-			// occupies processors at that instant together with jobs
-			// running across it
-			evs = append(evs, ev{o.Start, 1, int(o.Procs)}, ev{o.Start, 2, -int(o.Procs)})
 			continue
 		}
 		evs = append(evs, ev{o.Start, 1, int(o.Procs)}, ev{o.End, 0, -int(o.Procs)})

@@ -1,0 +1,11 @@
+// Package metrics turns a simulation result into the performance figures
+// of spec talby-user-session-modeling.md section 4.2 and
+// zakay-resampling-sessions-feedback.md section 14: per job wait, response
+// time, slowdown and bounded slowdown; per run their mean, median, 95th
+// percentile and maximum, utilization within the measured window,
+// makespan, throughput, queue length over time and the fraction of jobs
+// backfilled; and the same per user and per calendar month.
+//
+// All times are in seconds. Jobs submitted during an optional warm-up at
+// the start or cool-down at the end are left out of the figures.
+package metrics

@@ -1,0 +1,276 @@
+package metrics
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// Options control [Compute]. The zero value means the defaults.
+type Options struct {
+	// Tau is the bounded-slowdown threshold in seconds; 0 means 10 s, the
+	// community convention (spec talby section 4.2, zakay 18.8 #49).
+	Tau sim.Time
+	// WarmUp and CoolDown exclude the jobs submitted within that many
+	// seconds of the first or last submit time; >= 0, default 0.
+	WarmUp, CoolDown sim.Time
+	// Clock converts times to the log's calendar for the monthly
+	// breakdown; nil means UTC with time 0 at the Unix epoch.
+	Clock *trace.Clock
+	// NoGroups skips the per-user and per-month breakdowns.
+	NoGroups bool
+}
+
+// Stat summarizes one per-job quantity.
+type Stat struct {
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+	Max    float64 `json:"max"`
+}
+
+// Group holds the figures of the jobs of one user or one month.
+type Group struct {
+	// Key is the user ID or the month as "2006-01" (local time of the log,
+	// by submit time).
+	Key             string `json:"key"`
+	Jobs            int    `json:"jobs"`
+	Wait            Stat   `json:"wait"`
+	Response        Stat   `json:"response"`
+	Slowdown        Stat   `json:"slowdown"`
+	BoundedSlowdown Stat   `json:"bounded_slowdown"`
+}
+
+// Summary is the figures of one run.
+type Summary struct {
+	// Jobs counts the measured jobs; Excluded those left out by the
+	// warm-up and cool-down.
+	Jobs     int `json:"jobs"`
+	Excluded int `json:"excluded"`
+	// Wait is start - submit; Response end - submit; Slowdown response /
+	// runtime (jobs of zero runtime left out); BoundedSlowdown
+	// max(1, response / max(runtime, Tau)). Runtime is the time the job
+	// actually ran. Wait and Response are in seconds.
+	Wait            Stat `json:"wait"`
+	Response        Stat `json:"response"`
+	Slowdown        Stat `json:"slowdown"`
+	BoundedSlowdown Stat `json:"bounded_slowdown"`
+	// Tau is the bounded-slowdown threshold used, in seconds.
+	Tau sim.Time `json:"tau"`
+	// WindowStart and WindowEnd bound the measured window: from the first
+	// submit plus the warm-up to the last end (or, with a cool-down, the
+	// last submit minus the cool-down).
+	WindowStart sim.Time `json:"window_start"`
+	WindowEnd   sim.Time `json:"window_end"`
+	// Utilization is the processor-time of all jobs within the window
+	// divided by the machine's (P x window length).
+	Utilization float64 `json:"utilization"`
+	// Makespan is the last end minus the first submit over all jobs (Madon
+	// eq. 1), in seconds.
+	Makespan sim.Time `json:"makespan"`
+	// Throughput is the number of measured jobs that completed within the
+	// window, per week of window.
+	Throughput float64 `json:"throughput_per_week"`
+	// QueueMean is the time-weighted mean number of waiting jobs within the
+	// window; QueueMax the largest.
+	QueueMean float64 `json:"queue_mean"`
+	QueueMax  int     `json:"queue_max"`
+	// Backfilled is the fraction of measured jobs that started while an
+	// earlier job was waiting; Killed counts jobs stopped at their
+	// requested time; Misses counts deadline misses.
+	Backfilled float64 `json:"backfilled"`
+	Killed     int     `json:"killed"`
+	Misses     int64   `json:"deadline_misses"`
+	// PerUser and PerMonth break the job figures down by user (ordered by
+	// user ID) and by calendar month of submission (in order).
+	PerUser  []Group `json:"per_user,omitempty"`
+	PerMonth []Group `json:"per_month,omitempty"`
+}
+
+// Compute returns the figures of res. Jobs that never started (none in a
+// completed run) are left out.
+func Compute(res *sim.Result, opt Options) (*Summary, error) {
+	if opt.Tau < 0 || opt.WarmUp < 0 || opt.CoolDown < 0 {
+		return nil, fmt.Errorf("metrics: tau %d, warm-up %d and cool-down %d must be >= 0", opt.Tau, opt.WarmUp, opt.CoolDown)
+	}
+	tau := opt.Tau
+	if tau == 0 {
+		tau = 10
+	}
+	s := &Summary{Tau: tau}
+	jobs := res.Jobs
+	if len(jobs) == 0 {
+		return s, nil
+	}
+	first, lastSub, lastEnd := jobs[0].Submit, jobs[0].Submit, jobs[0].End
+	for i := range jobs {
+		o := &jobs[i]
+		first = min(first, o.Submit)
+		lastSub = max(lastSub, o.Submit)
+		lastEnd = max(lastEnd, o.End)
+	}
+	s.Makespan = lastEnd - first
+	s.WindowStart, s.WindowEnd = first+opt.WarmUp, lastEnd
+	if opt.CoolDown > 0 {
+		s.WindowEnd = lastSub - opt.CoolDown
+	}
+	if s.WindowEnd <= s.WindowStart {
+		return nil, fmt.Errorf("metrics: warm-up %d s and cool-down %d s leave no window of the %d s submission period",
+			opt.WarmUp, opt.CoolDown, lastSub-first)
+	}
+	n := len(jobs)
+	v := newVectors(n)
+	measured := make([]int32, 0, n)
+	var busy float64
+	completed, backfilled := 0, 0
+	for i := range jobs {
+		o := &jobs[i]
+		if o.Start >= 0 {
+			a, b := max(o.Start, s.WindowStart), min(o.End, s.WindowEnd)
+			if b > a {
+				busy += float64(b-a) * float64(o.Procs)
+			}
+		}
+		if o.Start < 0 || o.Submit < s.WindowStart || o.Submit > s.WindowEnd {
+			continue
+		}
+		measured = append(measured, int32(i))
+		v.add(o, tau)
+		if o.End <= s.WindowEnd {
+			completed++
+		}
+		if o.Backfilled {
+			backfilled++
+		}
+		if o.Killed {
+			s.Killed++
+		}
+		s.Misses += int64(o.Misses)
+	}
+	s.Jobs = len(measured)
+	s.Excluded = n - s.Jobs
+	span := float64(s.WindowEnd - s.WindowStart)
+	s.Utilization = busy / (float64(res.Procs) * span)
+	s.Throughput = float64(completed) / (span / (7 * 86400))
+	if s.Jobs > 0 {
+		s.Backfilled = float64(backfilled) / float64(s.Jobs)
+	}
+	s.Wait, s.Response, s.Slowdown, s.BoundedSlowdown = v.stats()
+	s.QueueMean, s.QueueMax = queueStats(res, s.WindowStart, s.WindowEnd)
+	if !opt.NoGroups {
+		s.PerUser = groups(jobs, measured, tau, func(o *sim.Outcome) string { return strconv.Itoa(int(o.User)) }, true)
+		m := newMonths(opt.Clock)
+		s.PerMonth = groups(jobs, measured, tau, func(o *sim.Outcome) string { return m.key(o.Submit) }, false)
+	}
+	return s, nil
+}
+
+// months names the calendar month of a time, caching the current month's
+// bounds so that jobs in submit order cost one comparison each.
+type months struct {
+	c        *trace.Clock
+	from, to sim.Time
+	name     string
+}
+
+func newMonths(c *trace.Clock) *months {
+	if c == nil {
+		c = (&trace.Trace{}).Clock()
+	}
+	return &months{c: c, from: 1, to: 0}
+}
+
+func (m *months) key(t sim.Time) string {
+	if t >= m.from && t < m.to {
+		return m.name
+	}
+	lt := m.c.Time(int64(t))
+	first := time.Date(lt.Year(), lt.Month(), 1, 0, 0, 0, 0, m.c.Loc)
+	m.from = sim.Time(first.Unix() - m.c.Start)
+	m.to = sim.Time(first.AddDate(0, 1, 0).Unix() - m.c.Start)
+	m.name = lt.Format("2006-01")
+	return m.name
+}
+
+// vectors hold the per-job quantities of the measured jobs.
+type vectors struct {
+	wait, resp, sd, bsd []float64
+}
+
+func newVectors(n int) *vectors {
+	return &vectors{make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)}
+}
+
+func (v *vectors) add(o *sim.Outcome, tau sim.Time) {
+	w := float64(o.Start - o.Submit)
+	run := o.End - o.Start
+	r := w + float64(run)
+	v.wait = append(v.wait, w)
+	v.resp = append(v.resp, r)
+	if run > 0 {
+		v.sd = append(v.sd, r/float64(run))
+	}
+	v.bsd = append(v.bsd, max(1, r/float64(max(run, tau))))
+}
+
+func (v *vectors) stats() (w, r, sd, bsd Stat) {
+	return summarize(v.wait), summarize(v.resp), summarize(v.sd), summarize(v.bsd)
+}
+
+// summarize sorts x in place and returns its statistics (empirical
+// quantiles: the smallest value whose cumulative fraction reaches p).
+func summarize(x []float64) Stat {
+	if len(x) == 0 {
+		return Stat{}
+	}
+	var sum float64
+	for _, a := range x {
+		sum += a
+	}
+	slices.Sort(x)
+	return Stat{
+		Mean:   sum / float64(len(x)),
+		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
+		P95:    stat.Quantile(0.95, stat.Empirical, x, nil),
+		Max:    x[len(x)-1],
+	}
+}
+
+func groups(jobs []sim.Outcome, measured []int32, tau sim.Time, key func(*sim.Outcome) string, numeric bool) []Group {
+	idx := map[string][]int32{}
+	var keys []string
+	for _, i := range measured {
+		k := key(&jobs[i])
+		if _, ok := idx[k]; !ok {
+			keys = append(keys, k)
+		}
+		idx[k] = append(idx[k], i)
+	}
+	if numeric {
+		slices.SortFunc(keys, func(a, b string) int {
+			x, _ := strconv.Atoi(a)
+			y, _ := strconv.Atoi(b)
+			return x - y
+		})
+	} else {
+		slices.Sort(keys)
+	}
+	out := make([]Group, 0, len(keys))
+	v := newVectors(0)
+	for _, k := range keys {
+		v.wait, v.resp, v.sd, v.bsd = v.wait[:0], v.resp[:0], v.sd[:0], v.bsd[:0]
+		for _, i := range idx[k] {
+			v.add(&jobs[i], tau)
+		}
+		g := Group{Key: k, Jobs: len(idx[k])}
+		g.Wait, g.Response, g.Slowdown, g.BoundedSlowdown = v.stats()
+		out = append(out, g)
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// tiny is a hand-made result on 4 processors:
+//
+//	A: submit 0, runs 0-10 on 2 procs     wait 0,  response 10, slowdown 1, bsld 1
+//	B: submit 0, runs 10-12 on 4 procs    wait 10, response 12, slowdown 6, bsld 12/10
+//	C: submit 5, runs 12-12 on 1 proc     wait 7,  response 7,  no slowdown, bsld max(1, 7/10) = 1
+func tiny() *sim.Result {
+	mk := func(id int64, sub, start, end sim.Time, procs int32, user int32) sim.Outcome {
+		return sim.Outcome{Job: sim.Job{ID: id, Submit: sub, Runtime: end - start, Estimate: 100, Procs: procs, User: user},
+			Start: start, End: end}
+	}
+	return &sim.Result{Procs: 4, Jobs: []sim.Outcome{
+		mk(1, 0, 0, 10, 2, 7), mk(2, 0, 10, 12, 4, 3), mk(3, 5, 12, 12, 1, 7),
+	}}
+}
+
+func near(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+		t.Errorf("%s = %v, want %v", name, got, want)
+	}
+}
+
+func TestComputeByHand(t *testing.T) {
+	s, err := Compute(tiny(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "wait mean", s.Wait.Mean, 17.0/3)
+	near(t, "wait median", s.Wait.Median, 7) // smallest value whose cumulative fraction reaches 1/2
+	near(t, "wait p95", s.Wait.P95, 10)
+	near(t, "wait max", s.Wait.Max, 10)
+	near(t, "response mean", s.Response.Mean, 29.0/3)
+	near(t, "slowdown mean", s.Slowdown.Mean, 3.5) // C has zero runtime: left out
+	near(t, "bsld mean", s.BoundedSlowdown.Mean, (1+1.2+1)/3)
+	near(t, "utilization", s.Utilization, 28.0/48)
+	if s.Makespan != 12 {
+		t.Errorf("makespan %d, want 12", s.Makespan)
+	}
+	near(t, "throughput", s.Throughput, 3/(12.0/604800))
+	near(t, "queue mean", s.QueueMean, 17.0/12) // 1 job on [0,5), 2 on [5,10), 1 on [10,12)
+	if s.QueueMax != 2 {
+		t.Errorf("queue max %d, want 2", s.QueueMax)
+	}
+	if len(s.PerUser) != 2 || s.PerUser[0].Key != "3" || s.PerUser[1].Key != "7" || s.PerUser[1].Jobs != 2 {
+		t.Errorf("per user %+v", s.PerUser)
+	}
+	near(t, "user 7 mean wait", s.PerUser[1].Wait.Mean, 3.5)
+	if len(s.PerMonth) != 1 || s.PerMonth[0].Key != "1970-01" {
+		t.Errorf("per month %+v", s.PerMonth)
+	}
+}
+
+func TestWarmUpCoolDown(t *testing.T) {
+	s, err := Compute(tiny(), Options{WarmUp: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 1 || s.Excluded != 2 || s.WindowStart != 1 {
+		t.Errorf("jobs %d excluded %d window %d", s.Jobs, s.Excluded, s.WindowStart)
+	}
+	// Utilization within [1, 12]: A 9 s x 2, B 2 s x 4.
+	near(t, "utilization", s.Utilization, 26.0/44)
+	if _, err := Compute(tiny(), Options{WarmUp: 3, CoolDown: 3}); err == nil {
+		t.Error("a window of nothing: no error")
+	}
+	if _, err := Compute(tiny(), Options{Tau: -1}); err == nil {
+		t.Error("negative tau: no error")
+	}
+}
+
+func TestTau(t *testing.T) {
+	s, err := Compute(tiny(), Options{Tau: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// B: 12/2 = 6; C: 7/1 = 7.
+	near(t, "bsld mean", s.BoundedSlowdown.Mean, (1+6+7)/3.0)
+}
+
+func TestEmpty(t *testing.T) {
+	s, err := Compute(&sim.Result{Procs: 4}, Options{})
+	if err != nil || s.Jobs != 0 {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if q := QueueLength(&sim.Result{}); len(q) != 0 {
+		t.Errorf("queue %v", q)
+	}
+}
