@@ -2,7 +2,6 @@ package swf
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -89,8 +88,13 @@ func (r *Reader) readLine() ([]byte, error) {
 		if err != nil && err != io.EOF {
 			return nil, r.errorf(r.line, 0, "", fmt.Errorf("reading: %w", err))
 		}
-		b = bytes.TrimRight(b, "\r\n")
-		t := bytes.TrimLeft(b, " \t")
+		for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+			b = b[:len(b)-1]
+		}
+		t := b
+		for len(t) > 0 && (t[0] == ' ' || t[0] == '\t') {
+			t = t[1:]
+		}
 		if len(t) == 0 {
 			if err == io.EOF {
 				return nil, io.EOF
@@ -163,6 +167,39 @@ func (r *Reader) parseJob(ln []byte, lineNo int) (Job, error) {
 			break
 		}
 		start := i
+		// Fast path: a plain decimal integer, parsed in the same pass that
+		// finds the end of the token.
+		neg := ln[i] == '-'
+		if neg {
+			i++
+		}
+		var v int64
+		digits := 0
+		for i < len(ln) {
+			d := ln[i] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + int64(d)
+			i++
+			digits++
+		}
+		if digits > 0 && digits <= 18 && (i == len(ln) || ln[i] == ' ' || ln[i] == '\t') {
+			if n < NumFields {
+				if neg {
+					v = -v
+				}
+				if v < -1 && !negativeAllowed(n) {
+					return Job{}, r.errorf(lineNo, n+1, string(ln[start:i]), ErrNegative)
+				}
+				iv[n] = v
+				if floatField(n) {
+					fv[n] = float64(v)
+				}
+			}
+			n++
+			continue
+		}
 		for i < len(ln) && ln[i] != ' ' && ln[i] != '\t' {
 			i++
 		}
@@ -171,14 +208,6 @@ func (r *Reader) parseJob(ln []byte, lineNo int) (Job, error) {
 			continue
 		}
 		tok := ln[start:i]
-		if v, ok := parseInt(tok); ok {
-			if v < -1 && !negativeAllowed(n) {
-				return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNegative)
-			}
-			iv[n], fv[n] = v, float64(v)
-			n++
-			continue
-		}
 		f, ok := parseDecimal(tok)
 		if !ok {
 			var err error
@@ -261,34 +290,4 @@ func parseDecimal(b []byte) (float64, bool) {
 		f = -f
 	}
 	return f, true
-}
-
-// parseInt parses a decimal integer with an optional sign. It reports false
-// for anything else (including overflow), leaving the caller to try a float.
-func parseInt(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 18 {
-		return 0, false
-	}
-	neg := false
-	switch b[0] {
-	case '-':
-		neg = true
-		b = b[1:]
-	case '+':
-		b = b[1:]
-	}
-	if len(b) == 0 {
-		return 0, false
-	}
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
