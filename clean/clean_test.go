@@ -1,0 +1,203 @@
+package clean_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/clean"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+func loadSmall(t testing.TB) *trace.Trace {
+	t.Helper()
+	tr, err := trace.Load("testdata/small.swf", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func ids(tr *trace.Trace) []int64 {
+	var v []int64
+	for _, j := range tr.Jobs {
+		v = append(v, j.ID)
+	}
+	return v
+}
+
+func TestCleanRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		opt     clean.Options
+		want    []int64
+		removed map[string]int
+	}{
+		{"defaults, oversize dropped", clean.Options{Oversize: clean.OversizeDrop},
+			[]int64{1, 5, 7, 8, 9, 11, 12},
+			map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "oversize": 1}},
+		{"keep partial and invalid", clean.Options{KeepPartial: true, KeepInvalid: true, Oversize: clean.OversizeKeep},
+			[]int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, map[string]int{}},
+		{"statuses", clean.Options{Statuses: []int{1}, Oversize: clean.OversizeKeep},
+			[]int64{1, 6, 7, 9, 11}, map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "status": 3}},
+		{"unknown user and cancelled zero", clean.Options{DropUnknownUser: true, DropCancelledZero: true, Oversize: clean.OversizeKeep},
+			[]int64{1, 6, 8, 9, 11, 12}, map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "unknown-user": 1, "cancelled-zero": 1}},
+		{"keep users", clean.Options{KeepUsers: []int{4, 5}, Oversize: clean.OversizeKeep},
+			[]int64{8, 9, 11, 12}, map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "user": 4}},
+		{"drop users", clean.Options{DropUsers: []int{4, 5}, Oversize: clean.OversizeKeep},
+			[]int64{1, 5, 6, 7}, map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "user": 4}},
+		{"window", clean.Options{From: 50, To: 100, Oversize: clean.OversizeKeep},
+			[]int64{6, 7, 8, 9}, map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "window": 4}},
+		{"filters", clean.Options{Filters: []*clean.Filter{clean.MustParseFilter("user=4 and 7<job<10"),
+			clean.MustParseFilter("job>=11")}, Oversize: clean.OversizeKeep},
+			[]int64{1, 5, 6, 7}, map[string]int{"partial": 2, "negative-runtime": 1, "no-processors": 1, "filter": 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := loadSmall(t)
+			out, rep, err := clean.Clean(tr, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(out); !slices.Equal(got, tt.want) {
+				t.Errorf("kept %v, want %v", got, tt.want)
+			}
+			got := map[string]int{}
+			for _, r := range rep.Removed {
+				if r.Jobs > 0 {
+					got[r.Reason] += r.Jobs
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.removed) {
+				t.Errorf("removed %v, want %v", got, tt.removed)
+			}
+			if rep.Input != 12 || rep.Output != len(tt.want) || rep.RemovedJobs() != 12-len(tt.want) {
+				t.Errorf("report counts %d -> %d", rep.Input, rep.Output)
+			}
+			if tr.Len() != 12 {
+				t.Errorf("input trace changed")
+			}
+		})
+	}
+}
+
+func TestCleanOversize(t *testing.T) {
+	tr := loadSmall(t)
+	_, _, err := clean.Clean(tr, clean.Options{})
+	var oe *clean.OversizeJobError
+	if !errors.As(err, &oe) || oe.Job != 6 || oe.Uses != 16 || oe.Procs != 8 || oe.Count != 1 {
+		t.Fatalf("error = %v, want job 6 using 16 of 8", err)
+	}
+	if !strings.Contains(err.Error(), "job 6 uses 16 processors but the machine has 8") {
+		t.Errorf("message %q", err)
+	}
+
+	out, rep, err := clean.Clean(tr, clean.Options{Oversize: clean.OversizeClamp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Clamped != 1 {
+		t.Errorf("clamped %d, want 1", rep.Clamped)
+	}
+	for _, j := range out.Jobs {
+		if j.ID == 6 && (j.Procs != 8 || j.ReqProcs != 8) {
+			t.Errorf("job 6 clamped to %d/%d, want 8/8", j.Procs, j.ReqProcs)
+		}
+	}
+	if tr.Jobs[5].Procs != 16 {
+		t.Errorf("clamping changed the input")
+	}
+
+	// A larger machine size makes the job fit.
+	big := loadSmall(t)
+	big.Procs = 16
+	if _, _, err := clean.Clean(big, clean.Options{}); err != nil {
+		t.Errorf("with 16 processors: %v", err)
+	}
+}
+
+func TestCleanNeedsMachineSize(t *testing.T) {
+	tr := loadSmall(t)
+	tr.Header.Delete("MaxProcs")
+	tr.Procs = 0
+	for _, o := range []clean.Oversize{clean.OversizeError, clean.OversizeDrop, clean.OversizeClamp} {
+		_, _, err := clean.Clean(tr, clean.Options{Oversize: o})
+		if !errors.Is(err, trace.ErrNoMachineSize) || !strings.Contains(err.Error(), "--procs") {
+			t.Errorf("%v: error %v, want one saying to pass --procs", o, err)
+		}
+	}
+	if _, _, err := clean.Clean(tr, clean.Options{Oversize: clean.OversizeKeep}); err != nil {
+		t.Errorf("keep: %v", err)
+	}
+}
+
+func TestCleanHeaderNotes(t *testing.T) {
+	tr := loadSmall(t)
+	out, _, err := clean.Clean(tr, clean.Options{Oversize: clean.OversizeDrop,
+		Filters: []*clean.Filter{clean.MustParseFilter("user=4 and job<=8")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	if err := out.WriteSWF(&sb); err != nil {
+		t.Fatal(err)
+	}
+	text := sb.String()
+	for _, want := range []string{
+		"; MaxRecords: 6\n",
+		"; MaxJobs: 12\n",
+		"; Note: THIS IS A CLEANED VERSION OF THE LOG, made by hpcwl ",
+		";       Parameters: filter=\"user=4 and job<=8\" flurries=none oversize=drop\n",
+		";       The filters used removed 6 of 12 jobs:\n",
+		";         partial-execution records (status 2, 3 or 4) (2 jobs removed)\n",
+		";         user=4 and job<=8 (1 jobs removed)\n",
+		";         jobs using more than the machine's 8 processors (1 jobs removed)\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("header lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "negative submit") {
+		t.Errorf("header lists a rule that removed nothing:\n%s", text)
+	}
+	// The notes read back as a header.
+	back, err := trace.Read(swf.NewReader(strings.NewReader(text)), trace.Options{})
+	if err != nil || back.Len() != 6 {
+		t.Fatalf("reading the cleaned log: %v", err)
+	}
+	if n := back.Header.Notes(); len(n) == 0 || !strings.HasPrefix(n[len(n)-1], "THIS IS A CLEANED VERSION") {
+		t.Errorf("notes %q", n)
+	}
+}
+
+func TestParseOversize(t *testing.T) {
+	for _, s := range []string{"error", "drop", "clamp", "keep", "DROP"} {
+		o, err := clean.ParseOversize(s)
+		if err != nil || !strings.EqualFold(o.String(), s) {
+			t.Errorf("%q: %v %v", s, o, err)
+		}
+	}
+	if _, err := clean.ParseOversize("shrink"); err == nil || !strings.Contains(err.Error(), "error, drop, clamp, keep") {
+		t.Errorf("bad policy: %v", err)
+	}
+}
+
+func ExampleClean() {
+	tr, _ := trace.Load("testdata/small.swf", trace.Options{})
+	out, rep, _ := clean.Clean(tr, clean.Options{Oversize: clean.OversizeDrop})
+	fmt.Println(out.Len(), "of", rep.Input, "jobs kept")
+	for _, r := range rep.Removed {
+		if r.Jobs > 0 {
+			fmt.Printf("%s: %d\n", r.Reason, r.Jobs)
+		}
+	}
+	// Output:
+	// 7 of 12 jobs kept
+	// partial: 2
+	// negative-runtime: 1
+	// no-processors: 1
+	// oversize: 1
+}

@@ -1,0 +1,263 @@
+package clean_test
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/clean"
+	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+const week = 7 * 86400
+
+// builder makes synthetic traces whose relative time 0 is a Monday 00:00 UTC.
+type builder struct{ jobs []trace.Job }
+
+func (b *builder) add(user int32, submit int64) {
+	b.jobs = append(b.jobs, trace.Job{Submit: submit, Wait: 0, Runtime: 30, Procs: 1, ReqProcs: 1,
+		ReqTime: 60, AvgCPU: -1, UsedMem: -1, ReqMem: -1, Status: 1, User: user, Group: -1, App: -1,
+		Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1})
+}
+
+// regular gives user n jobs a week for weeks [from, to), spread over the
+// week's working days.
+func (b *builder) regular(user int32, n int, from, to int) {
+	for w := from; w < to; w++ {
+		for k := 0; k < n; k++ {
+			b.add(user, int64(w)*week+int64(k%5)*86400+36000+int64(k)*60)
+		}
+	}
+}
+
+// burst gives user n jobs every spacing seconds from start.
+func (b *builder) burst(user int32, n int, start, spacing int64) {
+	for k := 0; k < n; k++ {
+		b.add(user, start+int64(k)*spacing)
+	}
+}
+
+func (b *builder) trace() *trace.Trace {
+	sort.SliceStable(b.jobs, func(x, y int) bool { return b.jobs[x].Submit < b.jobs[y].Submit })
+	for i := range b.jobs {
+		b.jobs[i].ID = int64(i + 1)
+	}
+	var h swf.Header
+	h.Add("UnixStartTime", fmt.Sprint(4*86400)) // Monday 1970-01-05
+	h.Add("TimeZoneString", "UTC")
+	h.Add("MaxProcs", "64")
+	return trace.New(h, b.jobs, trace.Options{})
+}
+
+func flurryJobs(tr *trace.Trace, user int32, from, to int64) (first, last int64, n int) {
+	first = -1
+	for _, j := range tr.Jobs {
+		if j.User == user && j.Submit >= from && j.Submit <= to {
+			if first < 0 {
+				first = j.ID
+			}
+			last = j.ID
+			n++
+		}
+	}
+	return first, last, n
+}
+
+func TestDetectFlurriesSynthetic(t *testing.T) {
+	var b builder
+	for u := int32(1); u <= 5; u++ {
+		b.regular(u, 50, 0, 20)
+	}
+	b.regular(9, 20, 0, 8) // quiet in weeks 8 to 11, around the burst
+	b.regular(9, 20, 12, 20)
+	// A burst of 2000 jobs 4 minutes apart from Sunday noon of week 9 to
+	// Friday of week 10, with a few jobs two hours before it. Week 9 holds
+	// only 180 burst jobs, too few to flag, but the extension over gaps
+	// shorter than a day reaches back to the early jobs.
+	start := int64(10*week - 12*3600)
+	b.burst(9, 3, start-2*3600, 60)
+	b.burst(9, 2000, start, 240)
+	tr := b.trace()
+	end := start + 2000*240
+	first, last, n := flurryJobs(tr, 9, start-2*3600, end)
+	_, _, inWeek10 := flurryJobs(tr, 9, 10*week, end)
+
+	for _, opt := range []clean.FlurryOptions{{Weekly: true}, {Median: true}} {
+		fl := clean.DetectFlurries(tr, opt)
+		if len(fl) != 1 {
+			t.Fatalf("%v: %d flurries, want 1: %+v", opt, len(fl), fl)
+		}
+		f := fl[0]
+		if f.User != 9 || f.FirstJob != first || f.LastJob != last || f.Jobs != n || f.FirstWeek != 10 || f.LastWeek != 10 {
+			t.Errorf("%v: flurry %+v, want user 9 jobs %d..%d (%d) week 10", opt, f, first, last, n)
+		}
+		if want := fmt.Sprintf("user=9 and job>=%d and job<=%d", first, last); f.Filter != want {
+			t.Errorf("filter %q, want %q", f.Filter, want)
+		}
+		if f.WeekStart != "1970-03-16" {
+			t.Errorf("week start %s, want 1970-03-16", f.WeekStart)
+		}
+	}
+	fl := clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true, Median: true})
+	if len(fl) != 1 || fl[0].Method != "weekly+median" {
+		t.Errorf("both detectors: %+v, want one flurry found by both", fl)
+	}
+	// Without the gap extension the three early jobs stay out.
+	fl = clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true, Gap: -1})
+	if len(fl) != 1 || fl[0].Jobs != inWeek10 {
+		t.Errorf("no gap: %+v, want the %d jobs of week 10", fl, inWeek10)
+	}
+	// Thresholds are options.
+	if fl := clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true, MinJobs: 5000}); len(fl) != 0 {
+		t.Errorf("min 5000: %+v", fl)
+	}
+	if fl := clean.DetectFlurries(tr, clean.FlurryOptions{Median: true, MedianFactor: 200}); len(fl) != 0 {
+		t.Errorf("median factor 200: %+v", fl)
+	}
+	if fl := clean.DetectFlurries(tr, clean.FlurryOptions{}); fl != nil {
+		t.Errorf("no detector: %+v", fl)
+	}
+}
+
+func TestDetectFlurriesCascade(t *testing.T) {
+	var b builder
+	for u := int32(1); u <= 5; u++ {
+		b.regular(u, 50, 0, 20)
+	}
+	b.burst(8, 1500, 3*week+3600, 100)
+	b.burst(9, 2000, 13*week-12*3600, 60) // 720 jobs in week 12, 1280 in week 13
+	tr := b.trace()
+	if fl := clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true}); len(fl) != 0 {
+		t.Errorf("without cascade the two flurries hide each other, found %+v", fl)
+	}
+	fl := clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true, Cascade: true})
+	if len(fl) != 2 || fl[0].User != 8 || fl[0].Jobs != 1500 || fl[1].User != 9 || fl[1].Jobs != 2000 ||
+		fl[1].FirstWeek != 12 || fl[1].LastWeek != 13 {
+		t.Errorf("cascade: %+v, want users 8 (1500 jobs) and 9 (2000 jobs, weeks 12-13 merged)", fl)
+	}
+}
+
+// inject adds a burst of n one-processor jobs by user, every spacing
+// seconds from start, numbered from firstID, keeping the trace sorted.
+func inject(tr *trace.Trace, user int32, start, spacing int64, n int, firstID int64) *trace.Trace {
+	out := tr.Clone()
+	for k := 0; k < n; k++ {
+		out.Jobs = append(out.Jobs, trace.Job{ID: firstID + int64(k), Submit: start + int64(k)*spacing, Wait: 10,
+			Runtime: 20 + int64(k%7), Procs: 1, ReqProcs: 1, ReqTime: 300, AvgCPU: -1, UsedMem: -1, ReqMem: -1,
+			Status: 1, User: user, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1})
+	}
+	sort.SliceStable(out.Jobs, func(a, b int) bool { return out.Jobs[a].Submit < out.Jobs[b].Submit })
+	return out
+}
+
+// TestInjectedFlurryKTH injects a flurry into the real KTH-SP2 log, which
+// has none, and checks that both detectors find exactly it and that
+// cleaning removes exactly its jobs.
+func TestInjectedFlurryKTH(t *testing.T) {
+	orig, err := trace.Load(testdata.Path(t, "KTH-SP2-1996-2.1-cln.swf.gz"), trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _, err := clean.Clean(orig, clean.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Take the user active in the most weeks, and a quiet stretch of at
+	// least 9 days in the user's activity, to hold a 4-day flurry with more
+	// than a day of silence on each side.
+	clock := base.Clock()
+	var user trace.User
+	most := 0
+	for _, u := range base.Users() {
+		weeks := map[int]bool{}
+		for _, ji := range u.Jobs {
+			weeks[clock.Week(base.Jobs[ji].Submit)] = true
+		}
+		if u.ID >= 0 && len(weeks) > most {
+			most, user = len(weeks), u
+		}
+	}
+	var start int64 = -1
+	for k := 1; k < len(user.Jobs); k++ {
+		prev, next := base.Jobs[user.Jobs[k-1]].Submit, base.Jobs[user.Jobs[k]].Submit
+		if next-prev > 9*86400 {
+			start = prev + 2*86400
+			break
+		}
+	}
+	if start < 0 {
+		t.Fatalf("user %d has no quiet stretch", user.ID)
+	}
+	const n, spacing, firstID = 3000, 115, 1_000_000 // 3000 jobs over 4 days
+	withFlurry := inject(base, user.ID, start, spacing, n, firstID)
+	t.Logf("user %d (active %d weeks), flurry of %d jobs from t=%d", user.ID, most, n, start)
+
+	for _, opt := range []clean.FlurryOptions{{Weekly: true}, {Median: true}, {Weekly: true, Cascade: true}} {
+		fl := clean.DetectFlurries(withFlurry, opt)
+		if len(fl) != 1 {
+			t.Fatalf("%v: %d flurries, want 1: %+v", opt, len(fl), fl)
+		}
+		f := fl[0]
+		if f.User != user.ID || f.FirstJob != firstID || f.LastJob != firstID+n-1 || f.Jobs != n {
+			t.Errorf("%v: found %+v, want user %d jobs %d..%d", opt, f, user.ID, firstID, firstID+n-1)
+		}
+		out, rep, err := clean.Clean(withFlurry, clean.Options{Flurries: opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.RemovedJobs() != n || out.Len() != base.Len() {
+			t.Fatalf("%v: removed %d jobs, want %d", opt, rep.RemovedJobs(), n)
+		}
+		for i := range base.Jobs {
+			if out.Jobs[i] != base.Jobs[i] {
+				t.Fatalf("%v: job %d = %+v, want %+v", opt, i, out.Jobs[i], base.Jobs[i])
+			}
+		}
+	}
+}
+
+// TestCleanedLogsFlurries measures the detectors on the archive's cleaned
+// logs, whose flurries were removed already: the weekly detector must flag
+// none; the median detector, being relative to each user's own activity,
+// flags a few weeks, which are logged.
+func TestCleanedLogsFlurries(t *testing.T) {
+	for _, lg := range testdata.Logs {
+		t.Run(lg.File, func(t *testing.T) {
+			tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, _, err := clean.Clean(tr, clean.Options{Oversize: clean.OversizeKeep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			weekly := clean.DetectFlurries(c, clean.FlurryOptions{Weekly: true, Cascade: true})
+			for _, f := range weekly {
+				t.Errorf("weekly detector flags %s (%d jobs)", f.Filter, f.Jobs)
+			}
+			med := clean.DetectFlurries(c, clean.FlurryOptions{Median: true})
+			jobs := 0
+			for _, f := range med {
+				jobs += f.Jobs
+			}
+			t.Logf("weekly: %d flurries; median: %d flurries, %d jobs (%.2f%% of %d)",
+				len(weekly), len(med), jobs, 100*float64(jobs)/float64(c.Len()), c.Len())
+		})
+	}
+}
+
+func ExampleDetectFlurries() {
+	var b builder
+	for u := int32(1); u <= 5; u++ {
+		b.regular(u, 50, 0, 10)
+	}
+	b.burst(7, 1000, 4*week+3600, 120) // 1000 jobs in 33 hours
+	tr := b.trace()
+	for _, f := range clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true}) {
+		fmt.Println(f.Method, f.User, f.Jobs, f.Filter)
+	}
+	// Output: weekly 7 1000 user=7 and job>=1001 and job<=2070
+}
+
