@@ -150,16 +150,18 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 	procs := opt.Procs
 	if procs <= 0 {
 		p, err := t.MachineSize()
-		if err != nil {
+		if err != nil && len(t.Jobs) > 0 {
 			return nil, err
 		}
-		procs = p
+		procs = p // 0 for an empty trace of unknown machine size
 	}
 	if f := opt.ProcsFactor; f != 0 {
 		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("machine size factor %v: must be > 0", f)
 		}
-		procs = max(1, int(math.Round(float64(procs)*f)))
+		if procs > 0 {
+			procs = max(1, int(math.Round(float64(procs)*f)))
+		}
 	}
 	speed := opt.Speed
 	if speed == 0 {

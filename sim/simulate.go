@@ -22,13 +22,16 @@ type Options struct {
 }
 
 // Simulate replays trace t rigidly (each job arrives at its recorded submit
-// time) on the machine of opt under scheduler s. The result's Workload
-// holds the prepared jobs and the counts of dropped, clamped and filled-in
-// jobs.
+// time) on the machine of opt under scheduler s. It also returns the
+// prepared workload, with the counts of dropped, clamped and filled-in jobs.
+// A trace without jobs gives an empty result.
 func Simulate(ctx context.Context, t *trace.Trace, s Scheduler, opt Options) (*Result, *Workload, error) {
 	w, err := Prepare(t, opt.PrepareOptions)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(w.Jobs) == 0 {
+		return &Result{Procs: w.Procs, Kill: opt.Kill}, w, nil
 	}
 	jobs := make([]Job, len(w.Jobs))
 	copy(jobs, w.Jobs)

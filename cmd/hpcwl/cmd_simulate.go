@@ -1,0 +1,604 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/metrics"
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newSimulateCommand) }
+
+// simulateOptions are the options of `hpcwl simulate`.
+type simulateOptions struct {
+	trace           traceFlags
+	scheduler       string
+	procsFactor     float64
+	speed           float64
+	predictor       string
+	missPolicy      string
+	estimateFactor  float64
+	kill            bool
+	missingEstimate string
+	oversize        string
+	tau             string
+	warmUp          string
+	coolDown        string
+	jobsOut         string
+	swfOut          string
+	by              string
+	json            bool
+}
+
+func newSimulateCommand(stdout, _ io.Writer) *cobra.Command {
+	var opts simulateOptions
+	cmd := &cobra.Command{
+		Use:   "simulate TRACE",
+		Short: "Replay a log through a simulated machine and scheduler",
+		Long: `Simulate replays a workload log on a machine of P identical processors under a
+job scheduler and reports wait time, response time, slowdown, bounded slowdown,
+utilization, makespan, throughput, queue length and the fraction of jobs
+backfilled. Each job arrives at its recorded submit time (rigid replay), uses
+its recorded processor count and runs its recorded runtime.
+
+Schedulers: ` + schedulerList() + `.
+
+Backfilling schedulers plan with runtime predictions: by default the users'
+requested times (SWF field 9); --predictor perfect uses the actual runtimes,
+--predictor constant:S a constant. A job still running when its prediction is
+reached gets a new one (--miss-policy). Jobs run their whole recorded runtime
+even past their requested time unless --kill is given. Jobs without a
+requested time get one from --missing-estimate.
+
+--jobs writes one line per job with the columns of Batsim's jobs.csv, so that
+evalys and other Batsim tools read it; --swf writes the log with the simulated
+wait times. Metrics are in seconds.` + exitStatusHelp,
+		Example: `  hpcwl simulate builtin:KTH-SP2 --scheduler easy
+  hpcwl simulate builtin:KTH-SP2 --scheduler fcfs --jobs fcfs.csv --json
+  hpcwl simulate SDSC-SP2-1998-4.2-cln.swf.gz --scheduler conservative --speed 2
+  hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month`,
+		Args: exactArgs(1, "one TRACE"),
+		RunE: action(func(cmd *cobra.Command, args []string) error {
+			return runSimulate(cmd.Context(), opts, args[0], stdout)
+		}),
+	}
+	opts.trace.add(cmd)
+	f := cmd.Flags()
+	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", "))
+	f.Float64Var(&opts.procsFactor, "procs-factor", 1, "multiply the machine size by this factor")
+	f.Float64Var(&opts.speed, "speed", 1, "node speed: runtimes and requested times are divided by it")
+	f.StringVar(&opts.predictor, "predictor", "requested", "runtime predictions: requested, perfect, constant[:SECONDS]")
+	f.StringVar(&opts.missPolicy, "miss-policy", "gradual", "new prediction after a deadline miss: gradual, estimate-gradual, times10[:LIMIT]")
+	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2); default 1, 2 for easy-x2")
+	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time (default: let them finish)")
+	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one: runtime, max, or SECONDS")
+	f.StringVar(&opts.oversize, "oversize", "error", "jobs wider than the machine: error, drop, clamp")
+	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
+	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
+	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
+	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE`")
+	f.StringVar(&opts.swfOut, "swf", "", "write the log with simulated wait times to `FILE`")
+	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
+	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
+	return cmd
+}
+
+func schedulerList() string {
+	var b []string
+	for _, n := range sched.Names() {
+		b = append(b, n+" ("+sched.Describe(n)+")")
+	}
+	return strings.Join(b, ", ")
+}
+
+// simulateParams records every parameter of a run.
+type simulateParams struct {
+	Scheduler       string  `json:"scheduler"`
+	Procs           int     `json:"procs"`
+	TraceProcs      int     `json:"trace_procs"`
+	ProcsFactor     float64 `json:"procs_factor"`
+	Speed           float64 `json:"speed"`
+	Predictor       string  `json:"predictor"`
+	MissPolicy      string  `json:"miss_policy"`
+	EstimateFactor  float64 `json:"estimate_factor"`
+	Kill            bool    `json:"kill_at_requested_time"`
+	MissingEstimate string  `json:"missing_estimate"`
+	Oversize        string  `json:"oversize"`
+	Tau             int64   `json:"tau"`
+	WarmUp          int64   `json:"warmup"`
+	CoolDown        int64   `json:"cooldown"`
+}
+
+// simulateInput describes the input log and what became of its jobs.
+type simulateInput struct {
+	Name            string `json:"name"`
+	SHA256          string `json:"sha256"`
+	Jobs            int    `json:"jobs"`
+	Simulated       int    `json:"simulated"`
+	Dropped         int    `json:"dropped"`
+	DroppedOversize int    `json:"dropped_oversize"`
+	Clamped         int    `json:"clamped"`
+	EstimateFilled  int    `json:"estimate_filled"`
+	Overruns        int    `json:"overruns"`
+}
+
+// simulateReport is the JSON form of `hpcwl simulate`.
+type simulateReport struct {
+	Version    string           `json:"hpcwl_version"`
+	Input      simulateInput    `json:"input"`
+	Parameters simulateParams   `json:"parameters"`
+	Metrics    *metrics.Summary `json:"metrics"`
+	Events     int64            `json:"events"`
+}
+
+// simulateRun holds everything a run produced.
+type simulateRun struct {
+	report simulateReport
+	trace  *trace.Trace
+	work   *sim.Workload
+	res    *sim.Result
+}
+
+func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout io.Writer) error {
+	run, err := simulate(ctx, opts, name)
+	if err != nil {
+		return err
+	}
+	if opts.jobsOut != "" {
+		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+			return writeBatsimJobs(w, run.res, workloadName(name))
+		}); err != nil {
+			return err
+		}
+	}
+	if opts.swfOut != "" {
+		out := simulatedTrace(run)
+		if err := writeOutput(opts.swfOut, stdout, out.WriteSWF); err != nil {
+			return err
+		}
+	}
+	if opts.jobsOut == "-" || opts.swfOut == "-" {
+		return nil // stdout holds the data
+	}
+	if opts.json {
+		return writeJSON(stdout, run.report)
+	}
+	return printSimulate(stdout, &run.report, opts.by)
+}
+
+// simulate parses the options, loads the trace and runs the simulation.
+func simulate(ctx context.Context, opts simulateOptions, name string) (*simulateRun, error) {
+	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	miss, err := sim.ParseMissPolicy(opts.missPolicy)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	pred, err := sim.ParsePredictor(opts.predictor, miss)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	fill, err := sim.ParseEstimateFallback(opts.missingEstimate)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	over, err := sim.ParseOversize(opts.oversize)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if !(opts.speed > 0) || math.IsInf(opts.speed, 0) {
+		return nil, usagef("--speed must be a positive number, got %v", opts.speed)
+	}
+	if !(opts.procsFactor > 0) || math.IsInf(opts.procsFactor, 0) {
+		return nil, usagef("--procs-factor must be a positive number, got %v", opts.procsFactor)
+	}
+	var secs [3]sim.Time
+	for i, d := range []struct{ flag, v string }{{"--tau", opts.tau}, {"--warmup", opts.warmUp}, {"--cooldown", opts.coolDown}} {
+		if secs[i], err = parseSeconds(d.v); err != nil {
+			return nil, usagef("%s: %v", d.flag, err)
+		}
+	}
+	if opts.by != "" && opts.by != "user" && opts.by != "month" {
+		return nil, usagef("unknown --by %q; valid: user, month", opts.by)
+	}
+	t, err := opts.trace.load(name)
+	if err != nil {
+		return nil, err
+	}
+	res, w, err := sim.Simulate(ctx, t, s, sim.Options{
+		PrepareOptions: sim.PrepareOptions{
+			Machine:         sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
+			Oversize:        over,
+			MissingEstimate: fill,
+		},
+		Predictor: pred,
+		Kill:      opts.kill,
+	})
+	var oe *sim.OversizeError
+	if errors.As(err, &oe) {
+		return nil, fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or --oversize clamp, or a larger --procs",
+			name, oe.JobID, oe.Procs, oe.Machine)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock()})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	ef := opts.estimateFactor
+	if ef == 0 {
+		ef = 1
+		if strings.EqualFold(opts.scheduler, "easy-x2") {
+			ef = 2
+		}
+	}
+	rep := simulateReport{
+		Version: version.String(),
+		Input: simulateInput{Name: name, SHA256: t.SHA256, Jobs: t.Len(), Simulated: len(res.Jobs),
+			Dropped: w.Dropped, DroppedOversize: w.DroppedOversize, Clamped: w.Clamped,
+			EstimateFilled: w.EstimateFilled, Overruns: w.Overruns},
+		Parameters: simulateParams{
+			Scheduler: strings.ToLower(opts.scheduler), Procs: w.Procs, TraceProcs: t.Procs,
+			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: strings.ToLower(opts.predictor),
+			MissPolicy: miss.String(), EstimateFactor: ef, Kill: opts.kill, MissingEstimate: fill.String(),
+			Oversize: over.String(), Tau: int64(m.Tau), WarmUp: int64(secs[1]), CoolDown: int64(secs[2]),
+		},
+		Metrics: m,
+		Events:  res.Events,
+	}
+	return &simulateRun{report: rep, trace: t, work: w, res: res}, nil
+}
+
+// parseSeconds reads a duration: plain seconds ("90") or a number with a
+// unit s, m, h, d or w ("90s", "20m", "1.5h", "2d", "1w").
+func parseSeconds(s string) (sim.Time, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 {
+		return sim.Time(n), nil
+	}
+	units := map[string]float64{"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+	for u, k := range units {
+		if v, ok := strings.CutSuffix(s, u); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err == nil && f >= 0 && !math.IsInf(f, 0) {
+				return sim.Time(math.Round(f * k)), nil
+			}
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return sim.Time(d.Round(time.Second) / time.Second), nil
+	}
+	return 0, fmt.Errorf("%q is not a duration; use seconds (90) or a number with a unit: 90s, 20m, 1h, 2d, 1w", s)
+}
+
+func workloadName(name string) string {
+	base := strings.TrimPrefix(filepath.Base(name), "builtin:")
+	for _, ext := range []string{".gz", ".swf"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	if base == "" || base == "-" {
+		return "w0"
+	}
+	return base
+}
+
+func printSimulate(w io.Writer, r *simulateReport, by string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	p := func(format string, a ...any) { fmt.Fprintf(tw, format+"\n", a...) }
+	in, par, m := r.Input, r.Parameters, r.Metrics
+	p("trace\t%s: %d jobs, %d simulated", in.Name, in.Jobs, in.Simulated)
+	if n := in.Dropped + in.DroppedOversize + in.Clamped + in.EstimateFilled; n > 0 {
+		p("\tdropped %d without runtime or size, %d too wide; clamped %d; requested time filled in for %d (%s)",
+			in.Dropped, in.DroppedOversize, in.Clamped, in.EstimateFilled, par.MissingEstimate)
+	}
+	p("machine\t%d processors, speed %v", par.Procs, par.Speed)
+	kill := "jobs run past their requested time"
+	if par.Kill {
+		kill = "jobs killed at their requested time"
+	}
+	p("scheduler\t%s; predictor %s, misses %s, estimate factor %v; %s", par.Scheduler, par.Predictor, par.MissPolicy, par.EstimateFactor, kill)
+	if m.Excluded > 0 {
+		p("measured\t%d jobs (%d left out by warm-up/cool-down)", m.Jobs, m.Excluded)
+	}
+	p("")
+	p("\tmean\tmedian\tp95\tmax")
+	row := func(name string, s metrics.Stat, secs bool) {
+		f := func(x float64) string {
+			if secs {
+				return durationText(x)
+			}
+			return strconv.FormatFloat(x, 'f', 2, 64)
+		}
+		p("%s\t%s\t%s\t%s\t%s", name, f(s.Mean), f(s.Median), f(s.P95), f(s.Max))
+	}
+	row("wait", m.Wait, true)
+	row("response", m.Response, true)
+	row("slowdown", m.Slowdown, false)
+	row(fmt.Sprintf("bounded slowdown (%ds)", m.Tau), m.BoundedSlowdown, false)
+	p("")
+	p("makespan\t%.2f days (%d s)", float64(m.Makespan)/86400, m.Makespan)
+	p("utilization\t%.1f%%", 100*m.Utilization)
+	p("throughput\t%.1f jobs/week", m.Throughput)
+	p("queue length\tmean %.1f, max %d", m.QueueMean, m.QueueMax)
+	p("backfilled\t%.1f%% of jobs", 100*m.Backfilled)
+	p("overruns\t%d jobs past their requested time; %d killed; %d deadline misses", in.Overruns, m.Killed, m.Misses)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if by == "" {
+		return nil
+	}
+	gs, title := m.PerUser, "user"
+	if by == "month" {
+		gs, title = m.PerMonth, "month"
+	}
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\n%s\tjobs\tmean wait\tmax wait\tmean bsld\t\n", title)
+	for _, g := range gs {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.2f\t\n", g.Key, g.Jobs, durationText(g.Wait.Mean), durationText(g.Wait.Max), g.BoundedSlowdown.Mean)
+	}
+	return tw.Flush()
+}
+
+// durationText formats seconds compactly: "42s", "13.5m", "2.40h", "4.07d".
+func durationText(s float64) string {
+	switch {
+	case s < 60:
+		return strconv.FormatFloat(s, 'f', 0, 64) + "s"
+	case s < 3600:
+		return strconv.FormatFloat(s/60, 'f', 1, 64) + "m"
+	case s < 86400:
+		return strconv.FormatFloat(s/3600, 'f', 2, 64) + "h"
+	}
+	return strconv.FormatFloat(s/86400, 'f', 2, 64) + "d"
+}
+
+// simulatedTrace returns the simulated jobs as a trace: the input's jobs
+// with the simulated wait times (and, with a node speed or killing, the
+// simulated runtimes and requested times), in submit order, with a header
+// note saying how it was made.
+func simulatedTrace(run *simulateRun) *trace.Trace {
+	in := run.trace
+	jobs := make([]trace.Job, 0, len(run.res.Jobs))
+	for i := range run.res.Jobs {
+		o := &run.res.Jobs[i]
+		j := in.Jobs[o.Index]
+		j.Wait = int64(o.Wait())
+		j.Runtime = int64(o.Ran())
+		j.ReqTime = int64(o.Estimate)
+		if j.Procs > 0 {
+			j.Procs = o.Procs
+		}
+		if j.ReqProcs > 0 {
+			j.ReqProcs = o.Procs
+		}
+		if o.Killed {
+			j.Status = 0
+		}
+		jobs = append(jobs, j)
+	}
+	h := in.Header.Clone()
+	par := run.report.Parameters
+	if par.Procs != in.Procs {
+		h.Set("MaxProcs", strconv.Itoa(par.Procs))
+	}
+	h.AddNote(fmt.Sprintf("wait times simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --oversize %s",
+		run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
+		par.EstimateFactor, par.Kill, par.MissingEstimate, par.Oversize))
+	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
+}
+
+// batsimColumns are the columns of Batsim's jobs.csv.
+var batsimColumns = []string{"job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
+	"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
+	"turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
+
+// writeBatsimJobs writes res as Batsim's jobs.csv, one line per job in
+// job ID order. Processors are numbered 0..P-1 and allocated lowest
+// numbers first, so that allocated_resources is a valid Batsim interval
+// set; energy is not modelled (-1).
+func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString(strings.Join(batsimColumns, ",") + "\n")
+	alloc := allocate(res)
+	order := make([]int, len(res.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sortByID(order, res)
+	var b []byte
+	for _, i := range order {
+		o := &res.Jobs[i]
+		exec := o.Ran()
+		turn := o.End - o.Submit
+		success, state := 1, "COMPLETED_SUCCESSFULLY"
+		if o.Killed {
+			success, state = 0, "COMPLETED_WALLTIME_REACHED"
+		}
+		stretch := "inf"
+		if exec > 0 {
+			stretch = strconv.FormatFloat(float64(turn)/float64(exec), 'g', 10, 64)
+		}
+		b = b[:0]
+		b = strconv.AppendInt(b, o.ID, 10)
+		b = append(b, ',')
+		b = append(b, workload...)
+		b = append(b, ",rigid,"...)
+		for _, v := range []int64{int64(o.Submit), int64(o.Procs), int64(o.Estimate)} {
+			b = strconv.AppendInt(b, v, 10)
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(success), 10)
+		b = append(b, ',')
+		b = append(b, state...)
+		b = append(b, ',')
+		for _, v := range []int64{int64(o.Start), int64(exec), int64(o.End), int64(o.Wait()), int64(turn)} {
+			b = strconv.AppendInt(b, v, 10)
+			b = append(b, ',')
+		}
+		b = append(b, stretch...)
+		b = append(b, ',')
+		b = append(b, alloc[i]...)
+		b = append(b, ",-1,\n"...)
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func sortByID(order []int, res *sim.Result) {
+	sortedAlready := true
+	for k := 1; k < len(order); k++ {
+		if res.Jobs[order[k]].ID < res.Jobs[order[k-1]].ID {
+			sortedAlready = false
+			break
+		}
+	}
+	if sortedAlready {
+		return
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		x, y := res.Jobs[a].ID, res.Jobs[b].ID
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+}
+
+// span is a run of processors [lo, hi).
+type span struct{ lo, hi int32 }
+
+// allocate gives every job of res concrete processors 0..P-1, lowest free
+// numbers first, replaying starts and ends in time order (ends first at
+// equal times, then zero-length jobs, then starts in arrival order), and
+// returns each job's Batsim interval set ("0-3 8-9").
+func allocate(res *sim.Result) []string {
+	type ev struct {
+		t    sim.Time
+		kind int8 // 0 end, 1 zero-length job, 2 start
+		ref  int32
+	}
+	evs := make([]ev, 0, 2*len(res.Jobs))
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		if o.Start < 0 {
+			continue
+		}
+		if o.End == o.Start {
+			evs = append(evs, ev{o.Start, 1, int32(i)})
+			continue
+		}
+		evs = append(evs, ev{o.Start, 2, int32(i)}, ev{o.End, 0, int32(i)})
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		switch {
+		case a.t != b.t:
+			return cmpInt(int64(a.t), int64(b.t))
+		case a.kind != b.kind:
+			return int(a.kind) - int(b.kind)
+		}
+		return int(a.ref - b.ref)
+	})
+	free := []span{{0, int32(res.Procs)}}
+	held := make([][]span, len(res.Jobs))
+	out := make([]string, len(res.Jobs))
+	var buf []byte
+	for _, e := range evs {
+		switch e.kind {
+		case 0:
+			for _, sp := range held[e.ref] {
+				free = release(free, sp)
+			}
+			held[e.ref] = nil
+		default:
+			var got []span
+			got, free = take(free, res.Jobs[e.ref].Procs)
+			buf = buf[:0]
+			for k, sp := range got {
+				if k > 0 {
+					buf = append(buf, ' ')
+				}
+				buf = strconv.AppendInt(buf, int64(sp.lo), 10)
+				if sp.hi-sp.lo > 1 {
+					buf = append(buf, '-')
+					buf = strconv.AppendInt(buf, int64(sp.hi-1), 10)
+				}
+			}
+			out[e.ref] = string(buf)
+			if e.kind == 1 {
+				for _, sp := range got {
+					free = release(free, sp)
+				}
+			} else {
+				held[e.ref] = got
+			}
+		}
+	}
+	return out
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// take removes n processors from the front of the free list.
+func take(free []span, n int32) (got, rest []span) {
+	i := 0
+	for n > 0 && i < len(free) {
+		sp := free[i]
+		if sp.hi-sp.lo <= n {
+			got = append(got, sp)
+			n -= sp.hi - sp.lo
+			i++
+			continue
+		}
+		got = append(got, span{sp.lo, sp.lo + n})
+		free[i].lo += n
+		n = 0
+	}
+	return got, free[i:]
+}
+
+// release returns sp to the sorted free list, merging neighbours.
+func release(free []span, sp span) []span {
+	i, _ := slices.BinarySearchFunc(free, sp.lo, func(a span, lo int32) int { return int(a.lo - lo) })
+	free = slices.Insert(free, i, sp)
+	if i+1 < len(free) && free[i].hi == free[i+1].lo {
+		free[i].hi = free[i+1].hi
+		free = slices.Delete(free, i+1, i+2)
+	}
+	if i > 0 && free[i-1].hi == free[i].lo {
+		free[i-1].hi = free[i].hi
+		free = slices.Delete(free, i, i+1)
+	}
+	return free
+}

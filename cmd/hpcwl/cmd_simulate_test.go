@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+func TestSimulateJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "simulate", "--json", "--scheduler", "fcfs", "builtin:KTH-SP2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r simulateReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Input.Jobs != 28476 || r.Input.Simulated != 28475 || len(r.Input.SHA256) != 64 || r.Version == "" {
+		t.Errorf("input %+v version %q", r.Input, r.Version)
+	}
+	if r.Parameters.Scheduler != "fcfs" || r.Parameters.Procs != 100 || r.Parameters.Tau != 10 || r.Parameters.Kill {
+		t.Errorf("parameters %+v", r.Parameters)
+	}
+	// Madon et al. Table 1, KTH FCFS rigid: mean wait 4.51 d, max 11.79 d,
+	// makespan 333.10 d (see docs/validation-sim.md).
+	m := r.Metrics
+	if d := m.Wait.Mean / 86400; d < 4.4 || d > 4.6 {
+		t.Errorf("mean wait %.3f d, want about 4.51", d)
+	}
+	if d := m.Wait.Max / 86400; d < 11.7 || d > 11.9 {
+		t.Errorf("max wait %.3f d, want about 11.79", d)
+	}
+	if len(m.PerUser) == 0 || len(m.PerMonth) != 12 {
+		t.Errorf("%d users, %d months", len(m.PerUser), len(m.PerMonth))
+	}
+}
+
+func TestSimulateTable(t *testing.T) {
+	code, out, errOut := runCLI(t, "simulate", "builtin:KTH-SP2", "--by", "month")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"scheduler  easy;", "makespan      332.91 days", "bounded slowdown (10s)", "1997-03"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSimulateOutputs(t *testing.T) {
+	dir := t.TempDir()
+	jobs, out := filepath.Join(dir, "jobs.csv"), filepath.Join(dir, "sim.swf")
+	code, _, errOut := runCLI(t, "simulate", "--scheduler", "conservative", "--kill", "--jobs", jobs, "--swf", out,
+		"testdata/../../../sched/testdata/compress.swf")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != strings.Join(batsimColumns, ",") || len(rows) != 6 {
+		t.Fatalf("header %v, %d rows", rows[0], len(rows))
+	}
+	// Job 2 of compress.swf: submitted at 1, starts at 20 after compression,
+	// on processors 0-4 (job 3 takes 5-9).
+	want := "2,compress,rigid,1,5,50,1,COMPLETED_SUCCESSFULLY,20,50,70,19,69,1.38,0-4,-1,"
+	if got := strings.Join(rows[2], ","); got != want {
+		t.Errorf("job 2:\n got %s\nwant %s", got, want)
+	}
+	if got := rows[3][14]; got != "5-9" {
+		t.Errorf("job 3 on %q, want 5-9", got)
+	}
+	tr, err := trace.Load(out, trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != 5 || tr.Jobs[1].Wait != 19 || tr.Jobs[4].Wait != 76 {
+		t.Errorf("simulated SWF: %d jobs, waits %d %d", tr.Len(), tr.Jobs[1].Wait, tr.Jobs[4].Wait)
+	}
+	if notes := tr.Header.Notes(); !strings.Contains(notes[len(notes)-1], "--scheduler conservative") {
+		t.Errorf("header notes %q", notes)
+	}
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	wide := filepath.Join(dir, "wide.swf")
+	os.WriteFile(wide, []byte("; MaxProcs: 4\n1 0 -1 10 8 -1 -1 8 10 -1 1 1 1 1 1 1 -1 -1\n2 5 -1 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n"), 0o644)
+	empty := filepath.Join(dir, "empty.swf")
+	os.WriteFile(empty, []byte("; Note: nothing\n"), 0o644)
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		message string
+	}{
+		{"unknown scheduler", []string{"simulate", "--scheduler", "magic", "builtin:KTH-SP2"}, 2, "valid: conservative, easy, easy-x2, fcfs, sjbf, sjf"},
+		{"unknown predictor", []string{"simulate", "--predictor", "oracle", "builtin:KTH-SP2"}, 2, "valid: requested, perfect"},
+		{"unknown miss policy", []string{"simulate", "--miss-policy", "x", "builtin:KTH-SP2"}, 2, "valid: gradual"},
+		{"unknown oversize", []string{"simulate", "--oversize", "shrink", "builtin:KTH-SP2"}, 2, "valid: error, drop, clamp"},
+		{"bad duration", []string{"simulate", "--warmup", "soon", "builtin:KTH-SP2"}, 2, "90s, 20m, 1h"},
+		{"factor for fcfs", []string{"simulate", "--scheduler", "fcfs", "--estimate-factor", "2", "builtin:KTH-SP2"}, 2, "applies to"},
+		{"bad speed", []string{"simulate", "--speed", "0", "builtin:KTH-SP2"}, 2, "--speed"},
+		{"too wide", []string{"simulate", wide}, 1, "job 1 needs 8 processors but the machine has 4; pass --oversize drop"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.message) {
+				t.Errorf("exit %d (want %d), stderr %q lacks %q", code, tc.code, errOut, tc.message)
+			}
+		})
+	}
+	for _, fix := range []string{"drop", "clamp"} {
+		code, out, errOut := runCLI(t, "simulate", "--json", "--oversize", fix, wide)
+		var r simulateReport
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("--oversize %s: exit %d: %s", fix, code, errOut)
+		}
+		if fix == "drop" && (r.Input.Simulated != 1 || r.Input.DroppedOversize != 1) ||
+			fix == "clamp" && (r.Input.Simulated != 2 || r.Input.Clamped != 1) {
+			t.Errorf("--oversize %s: %+v", fix, r.Input)
+		}
+	}
+	code, out, errOut := runCLI(t, "simulate", "--json", "--jobs", filepath.Join(dir, "e.csv"), "--swf", filepath.Join(dir, "e.swf"), empty)
+	var r simulateReport
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Input.Simulated != 0 || r.Metrics.Jobs != 0 {
+		t.Fatalf("empty trace: exit %d: %s %s", code, out, errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "e.csv"))
+	if strings.Count(string(data), "\n") != 1 {
+		t.Errorf("empty jobs.csv: %q", data)
+	}
+	if _, err := swf.Open(filepath.Join(dir, "e.swf")); err != nil {
+		t.Errorf("empty SWF: %v", err)
+	}
+}
