@@ -260,4 +260,3 @@ func ExampleDetectFlurries() {
 	}
 	// Output: weekly 7 1000 user=7 and job>=1001 and job<=2070
 }
-
