@@ -1,0 +1,277 @@
+package lublin
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/hpcwl/hpcwl/dist"
+	"github.com/hpcwl/hpcwl/swf"
+)
+
+// Version identifies the generator's behaviour; it changes whenever the
+// same configuration and seed would produce different jobs.
+const Version = "lublin99-go/1"
+
+// Queue numbers of the generated jobs (SWF field 15), as in the program.
+const (
+	QueueInteractive = 0
+	QueueBatch       = 1
+)
+
+// DefaultJobs is the program's default number of jobs (SIZE, §9.2).
+const DefaultJobs = 50000
+
+// Config configures a generation run. The zero value plus a Params is
+// usable: 50,000 jobs, seed 0, start at midnight, parameters as given.
+type Config struct {
+	// Params are the model parameters; validated by [New].
+	Params Params
+	// Jobs is the number of jobs to generate. When 0 and Duration is 0,
+	// DefaultJobs.
+	Jobs int
+	// Duration, in seconds, stops generation before the first job submitted
+	// after it. When both Jobs and Duration are set, whichever comes first.
+	Duration int64
+	// Seed seeds the PCG random source; the same Config and Seed give the
+	// same jobs.
+	Seed uint64
+	// StartHour is the local time of day of time 0, in [0, 24); the program's
+	// START = 0 is midnight.
+	StartHour float64
+	// Procs, when > 0, scales the parameters to a machine of this many
+	// processors with [Params.ScaleToMachine]; 0 keeps them (128 nodes for
+	// the published sets).
+	Procs int
+	// Load, when > 0, is the target offered load (§9.5); AArr of every class
+	// is multiplied by the factor [CalibrateLoad] finds. 0 keeps the
+	// parameters' own load.
+	Load float64
+}
+
+// Job is one generated job.
+type Job struct {
+	Submit  int64 // seconds since time 0
+	Runtime int64 // seconds
+	Procs   int64
+	Queue   int64 // QueueInteractive or QueueBatch
+}
+
+// classGen samples sizes and runtimes of one class.
+type classGen struct {
+	t      TypeParams
+	tsu    dist.TwoStageUniform
+	g1, g2 distuv.Gamma
+	r      *rand.Rand
+}
+
+func newClassGen(t TypeParams, r *rand.Rand) classGen {
+	return classGen{
+		t:   t,
+		tsu: dist.TwoStageUniform{Low: t.ULow, Med: t.UMed, High: t.UHi, P: t.UProb, Src: r},
+		g1:  distuv.Gamma{Alpha: t.A1, Beta: 1 / t.B1, Src: r},
+		g2:  distuv.Gamma{Alpha: t.A2, Beta: 1 / t.B2, Src: r},
+		r:   r,
+	}
+}
+
+// nodes is calc_number_of_nodes (§4.4): one uniform u decides serial
+// (u <= SerialProb) and power of two (u <= SerialProb + Pow2Prob).
+func (c *classGen) nodes() int64 {
+	u := c.r.Float64()
+	if u <= c.t.SerialProb {
+		return 1
+	}
+	par := c.tsu.Rand()
+	if u <= c.t.SerialProb+c.t.Pow2Prob {
+		par = math.Trunc(par + 0.5)
+	}
+	return int64(math.Pow(2, par) + 0.5)
+}
+
+// runtime is time_from_nodes (§6.4): hyper-Gamma with p = clip(PA·n + PB),
+// resampled until ln(runtime) <= 12, returned as whole seconds (truncated).
+func (c *classGen) runtime(n int64) int64 {
+	p := math.Min(1, math.Max(0, c.t.PA*float64(n)+c.t.PB))
+	for {
+		var hg float64
+		if c.r.Float64() <= p {
+			hg = c.g1.Rand()
+		} else {
+			hg = c.g2.Rand()
+		}
+		if hg <= maxLogRuntime {
+			return int64(math.Exp(hg))
+		}
+	}
+}
+
+// Generator produces the jobs of one run, one at a time.
+type Generator struct {
+	cfg     Config
+	params  Params // after scaling and load calibration
+	factor  float64
+	r       *rand.Rand
+	classes [2]classGen // indexed by queue
+	streams [2]*stream  // nil when unused
+	count   int
+}
+
+// New validates cfg and returns a Generator positioned before the first job.
+func New(cfg Config) (*Generator, error) {
+	p := cfg.Params
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Jobs < 0 || cfg.Duration < 0 {
+		return nil, fmt.Errorf("%w: jobs %d and duration %d must not be negative", ErrInvalidParams, cfg.Jobs, cfg.Duration)
+	}
+	if cfg.Jobs == 0 && cfg.Duration == 0 {
+		cfg.Jobs = DefaultJobs
+	}
+	if !(cfg.StartHour >= 0 && cfg.StartHour < 24) {
+		return nil, fmt.Errorf("%w: start hour %v: must be in [0, 24)", ErrInvalidParams, cfg.StartHour)
+	}
+	if cfg.Procs > 0 {
+		var err error
+		if p, err = p.ScaleToMachine(cfg.Procs); err != nil {
+			return nil, err
+		}
+	}
+	factor := 1.0
+	if cfg.Load < 0 || math.IsNaN(cfg.Load) {
+		return nil, fmt.Errorf("%w: load %v: must be > 0 (or 0 for the parameters' own load)", ErrInvalidParams, cfg.Load)
+	}
+	if cfg.Load > 0 {
+		var err error
+		if p, factor, err = CalibrateLoad(p, cfg.Load); err != nil {
+			return nil, err
+		}
+	}
+	g := &Generator{cfg: cfg, params: p, factor: factor, r: rand.New(rand.NewPCG(cfg.Seed, 0x4c75626c696e3939))}
+	start := int(cfg.StartHour * buckets / 24)
+	if p.Mode == Whole {
+		g.classes[QueueInteractive] = newClassGen(p.Whole, g.r)
+		g.streams[QueueInteractive] = newStream(p.Whole, start, g.r)
+	} else {
+		g.classes[QueueInteractive] = newClassGen(p.Interactive, g.r)
+		g.classes[QueueBatch] = newClassGen(p.Batch, g.r)
+		// arrive_init is called for the interactive type first (type 0).
+		g.streams[QueueInteractive] = newStream(p.Interactive, start, g.r)
+		g.streams[QueueBatch] = newStream(p.Batch, start, g.r)
+	}
+	return g, nil
+}
+
+// Params returns the parameters in use, after machine scaling and load
+// calibration.
+func (g *Generator) Params() Params { return g.params }
+
+// Next returns the next job, and false when the run's job count or
+// duration is exhausted.
+func (g *Generator) Next() (Job, bool) {
+	if g.cfg.Jobs > 0 && g.count >= g.cfg.Jobs {
+		return Job{}, false
+	}
+	// arrive(): the stream with the earlier next arrival; strict < favours
+	// the interactive stream on ties (§11 item 6).
+	q := QueueInteractive
+	if b := g.streams[QueueBatch]; b != nil && b.next < g.streams[QueueInteractive].next {
+		q = QueueBatch
+	}
+	s := g.streams[q]
+	t := s.next
+	if g.cfg.Duration > 0 && t > float64(g.cfg.Duration) {
+		return Job{}, false
+	}
+	s.advance()
+	c := &g.classes[q]
+	n := c.nodes()
+	g.count++
+	return Job{Submit: int64(t), Runtime: c.runtime(n), Procs: n, Queue: int64(q)}, true
+}
+
+// SWF converts a generated job with sequence number id (from 1) to an SWF
+// record as the program writes it (§9.3): submit, runtime, allocated
+// processors, status 1 and queue; every other field −1.
+func (j Job) SWF(id int64) swf.Job {
+	s := swf.NewJob()
+	s.ID = id
+	s.Submit = j.Submit
+	s.Runtime = j.Runtime
+	s.Procs = j.Procs
+	s.Status = 1
+	s.Queue = j.Queue
+	return s
+}
+
+// Header returns the SWF header of the run: the program's lines (§9.3) plus
+// the model, generator version, seed, mode, machine size, start hour, load
+// factor and the full parameter set as JSON, so that the run can be
+// reproduced from the file alone. jobs is the number of jobs written.
+func (g *Generator) Header(jobs int) swf.Header {
+	var h swf.Header
+	p := g.params
+	uhi := p.Whole.UHi
+	if p.Mode == Typed {
+		uhi = math.Max(p.Batch.UHi, p.Interactive.UHi)
+	}
+	h.Add("Version", "2")
+	h.Add("Computer", "synthetic (Lublin-Feitelson model)")
+	h.Add("Acknowledge", "Uri Lublin, Hebrew University (model and reference program lublin99)")
+	h.Add("Information", "http://www.cs.huji.ac.il/labs/parallel/workload")
+	h.Add("Conversion", "hpcwl gen/lublin "+Version)
+	h.Add("MaxJobs", strconv.Itoa(jobs))
+	h.Add("MaxRecords", strconv.Itoa(jobs))
+	h.Add("MaxNodes", strconv.FormatInt(int64(math.Pow(2, uhi)+0.5), 10))
+	h.Add("MaxProcs", strconv.FormatInt(int64(math.Pow(2, uhi)+0.5), 10))
+	h.Add("MaxRuntime", strconv.FormatInt(int64(math.Exp(maxLogRuntime)), 10))
+	if p.Mode == Typed {
+		h.Add("MaxQueues", "2")
+		h.Add("Queues", "0 interactive, 1 batch")
+	} else {
+		h.Add("MaxQueues", "1")
+		h.Add("Queues", "0 all jobs (whole-sample model)")
+	}
+	h.AddNote("Model: Lublin & Feitelson, JPDC 63(11) 2003, reference program lublin99")
+	h.AddNote("Generator: " + Version)
+	h.AddNote("Seed: " + strconv.FormatUint(g.cfg.Seed, 10))
+	h.AddNote("Mode: " + string(p.Mode))
+	h.AddNote(fmt.Sprintf("StartHour: %g (time 0 is this local time of day)", g.cfg.StartHour))
+	if g.cfg.Procs > 0 {
+		h.AddNote(fmt.Sprintf("Machine: %d processors", g.cfg.Procs))
+	}
+	if g.cfg.Load > 0 {
+		h.AddNote(fmt.Sprintf("Load: target %g, a_arr multiplied by %.6g", g.cfg.Load, g.factor))
+	}
+	h.AddNote(fmt.Sprintf("ExpectedLoad: %.4f", ExpectedLoad(p)))
+	js, _ := json.Marshal(p) // cannot fail: plain numbers and strings
+	h.AddNote("Parameters: " + string(js))
+	return h
+}
+
+// Generate runs cfg to completion and returns the SWF header and jobs
+// (IDs from 1). For very large runs, use [New] and [Generator.Next] to
+// stream instead.
+func Generate(cfg Config) (swf.Header, []swf.Job, error) {
+	g, err := New(cfg)
+	if err != nil {
+		return swf.Header{}, nil, err
+	}
+	var jobs []swf.Job
+	if cfg.Jobs > 0 {
+		jobs = make([]swf.Job, 0, cfg.Jobs)
+	}
+	for {
+		j, ok := g.Next()
+		if !ok {
+			break
+		}
+		jobs = append(jobs, j.SWF(int64(len(jobs)+1)))
+	}
+	return g.Header(len(jobs)), jobs, nil
+}
