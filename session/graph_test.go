@@ -1,0 +1,154 @@
+package session
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// TestSessionGraphFig1 builds the example of Madon's Fig. 1 (spec madon
+// section 4.3) with a0: session 1 (job 1, 0..100) had not finished when
+// session 2 (job 2 at 50, ends 60) started, so both hang from the root;
+// session 3 (job 3 at 200) depends on both, which are incomparable, so both
+// edges stay in the transitive reduction; session 4 depends on all three,
+// but only the edge from session 3 is kept.
+func TestSessionGraphFig1(t *testing.T) {
+	tr := mkTrace(tj{1, 0, 0, 100}, tj{1, 50, 0, 10}, tj{1, 200, 0, 10}, tj{1, 300, 0, 10})
+	p, _ := Identify(tr, Options{Method: Interarrival})
+	g := SessionGraph(p, Transitive)
+	want := [][]Edge{
+		{{Root, 0}},
+		{{Root, 50}},
+		{{0, 100}, {1, 140}},
+		{{2, 90}}, // the edges 0->3 and 1->3 are implied through 2
+	}
+	for n, w := range want {
+		if got := g.Preds(n); !slices.Equal(got, w) {
+			t.Errorf("preds of %d: %v, want %v", n, got, w)
+		}
+	}
+	full := SessionGraph(p, Full)
+	if got := full.Preds(3); len(got) != 3 {
+		t.Errorf("full graph: preds of 3: %v, want 3 edges", got)
+	}
+	if !slices.Equal(g.Succs(0), []int32{2}) || !slices.Equal(g.Succs(2), []int32{3}) {
+		t.Errorf("succs %v %v", g.Succs(0), g.Succs(2))
+	}
+	st := g.Stats(true)
+	if st.Users[0].LongestPath != 3 || st.Users[0].MaxIn != 2 || st.Edges != 3 || st.RootEdges != 2 {
+		t.Errorf("stats %+v", st.Users[0])
+	}
+}
+
+// TestTransitiveReductionProperty compares the fast reduction with a
+// brute-force Hasse diagram of the full relation on random users.
+func TestTransitiveReductionProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		var jobs []tj
+		var at int64
+		for k := 0; k < 2+rng.IntN(25); k++ {
+			at += int64(rng.IntN(50))
+			jobs = append(jobs, tj{1, at, int64(rng.IntN(20)), int64(rng.IntN(120))})
+		}
+		tr := mkTrace(jobs...)
+		p, _ := Identify(tr, Options{Method: Interarrival, Threshold: int64(rng.IntN(30))})
+		full, red := SessionGraph(p, Full), SessionGraph(p, Transitive)
+		n := full.Len()
+		reach := make([][]bool, n) // reach[a][b]: a ->+ b in the full graph
+		for a := range reach {
+			reach[a] = make([]bool, n)
+		}
+		for b := 0; b < n; b++ {
+			for _, e := range full.Preds(b) {
+				if e.From != Root {
+					reach[e.From][b] = true
+				}
+			}
+		}
+		for b := 0; b < n; b++ {
+			var want []int32
+			for _, e := range full.Preds(b) {
+				if e.From == Root {
+					continue
+				}
+				implied := false
+				for x := 0; x < n; x++ {
+					if reach[e.From][x] && reach[x][b] {
+						implied = true
+					}
+				}
+				if !implied {
+					want = append(want, e.From)
+				}
+			}
+			var got []int32
+			for _, e := range red.Preds(b) {
+				if e.From != Root {
+					got = append(got, e.From)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d node %d: reduced preds %v, Hasse %v (jobs %v)", trial, b, got, want, jobs)
+			}
+			// The latest predecessor end, hence feedback start, is kept.
+			ft, _ := full.Think(b)
+			rt, _ := red.Think(b)
+			if ft != rt {
+				t.Fatalf("trial %d node %d: think %d full vs %d reduced", trial, b, ft, rt)
+			}
+		}
+	}
+}
+
+// TestBatchGraphRules checks Zakay's Definition 12 on a hand-made user:
+// session A = batches a1 (job 0..100), a2 (job at 150, ends 160);
+// session B starts at 5000 (after A finished): b1 depends on a2 only;
+// session C starts at 9000 while a job of B (5000..20000) still runs, so C's
+// first batch depends on A's last batch, not on B.
+func TestBatchGraphRules(t *testing.T) {
+	tr := mkTrace(tj{1, 0, 0, 100}, tj{1, 150, 0, 10}, tj{1, 5000, 0, 15000}, tj{1, 9000, 0, 10})
+	p, _ := Identify(tr, Default(Arrival))
+	if len(p.Sessions) != 3 || len(p.Batches) != 4 {
+		t.Fatalf("%d sessions %d batches", len(p.Sessions), len(p.Batches))
+	}
+	g := BatchGraph(p, Full)
+	want := [][]Edge{{}, {{0, 50}}, {{1, 4840}}, {{1, 8840}}}
+	for n, w := range want {
+		if got := g.Preds(n); !slices.Equal(got, w) {
+			t.Errorf("batch %d preds %v, want %v", n, got, w)
+		}
+	}
+	jobs, think := g.Preceding()
+	if !slices.Equal(jobs, []int64{-1, 1, 2, 2}) || !slices.Equal(think, []int64{-1, 50, 4840, 8840}) {
+		t.Errorf("preceding %v think %v", jobs, think)
+	}
+}
+
+func TestKTHGraphStats(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Madon section 9.4: no graph has arity > 11 with a60; think times
+	// over edges: a0 75% < 10 h and 35% < 1 h, a60 50% < 10 h and 13% < 1 h.
+	for _, c := range []struct {
+		spec          string
+		below1, below10 float64
+	}{{"a0", 0.35, 0.75}, {"a60", 0.13, 0.50}} {
+		o, _ := ParseSpec(c.spec)
+		p, _ := Identify(tr, o)
+		st := SessionGraph(p, Transitive).Stats(false)
+		if d := st.ThinkBelow1h - c.below1; d > 0.03 || d < -0.03 {
+			t.Errorf("%s: %.3f of think times below 1 h, paper %.2f", c.spec, st.ThinkBelow1h, c.below1)
+		}
+		if d := st.ThinkBelow10h - c.below10; d > 0.03 || d < -0.03 {
+			t.Errorf("%s: %.3f below 10 h, paper %.2f", c.spec, st.ThinkBelow10h, c.below10)
+		}
+		if c.spec == "a60" && st.MaxArity > 11 {
+			t.Errorf("a60 arity %d > 11", st.MaxArity)
+		}
+	}
+}
