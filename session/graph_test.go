@@ -135,7 +135,7 @@ func TestKTHGraphStats(t *testing.T) {
 	// Madon section 9.4: no graph has arity > 11 with a60; think times
 	// over edges: a0 75% < 10 h and 35% < 1 h, a60 50% < 10 h and 13% < 1 h.
 	for _, c := range []struct {
-		spec          string
+		spec            string
 		below1, below10 float64
 	}{{"a0", 0.35, 0.75}, {"a60", 0.13, 0.50}} {
 		o, _ := ParseSpec(c.spec)

@@ -63,8 +63,8 @@ func TestSessionLength(t *testing.T) {
 		opt  Options
 		want int64
 	}{
-		{Default(Arrival), 100},          // last arrival - first arrival
-		{Default(Max), 1000},             // max end - first arrival
+		{Default(Arrival), 100},           // last arrival - first arrival
+		{Default(Max), 1000},              // max end - first arrival
 		{Options{MaxCut, 1200, 300}, 300}, // cut end of job 1
 	} {
 		p, _ := Identify(tr, tc.opt)
