@@ -1,0 +1,82 @@
+package lublin
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+	_ "time/tzdata" // the logs' time zones, independent of the host
+
+	"github.com/hpcwl/hpcwl/swf"
+)
+
+// dataDir locates the real logs: $HPCWL_DATA, else ../shared/data/swf
+// relative to the repository root (this package is two levels below it).
+func dataDir() string {
+	if d := os.Getenv("HPCWL_DATA"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "data", "swf")
+}
+
+// readLog reads a log's successful jobs (status 1, the paper's filter, §2)
+// into a Log, or skips the test when the file is absent.
+func readLog(t testing.TB, name string, keep func(swf.Job) bool) (Log, []swf.Job) {
+	t.Helper()
+	path := filepath.Join(dataDir(), name)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("real log %s not available (set HPCWL_DATA to the directory of the PWA logs): %v", name, err)
+	}
+	f, err := swf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hdr, err := f.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l Log
+	var jobs []swf.Job
+	for {
+		j, err := f.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status != 1 || (keep != nil && !keep(j)) {
+			continue
+		}
+		jobs = append(jobs, j)
+		l.Submit = append(l.Submit, j.Submit)
+		l.Runtime = append(l.Runtime, j.Runtime)
+		l.Procs = append(l.Procs, j.Procs)
+	}
+	l.StartTime, _ = hdr.UnixStartTime()
+	if p, ok := hdr.MaxProcs(); ok {
+		l.MachineProcs = int(p)
+	}
+	if tz, ok := hdr.TimeZoneString(); ok {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			l.Location = loc
+		}
+	}
+	return l, jobs
+}
+
+// columns returns runtimes, sizes and interarrival times of jobs sorted by
+// submit time.
+func columns(jobs []swf.Job) (rt, n, ia []float64) {
+	for i, j := range jobs {
+		rt = append(rt, float64(j.Runtime))
+		n = append(n, float64(j.Procs))
+		if i > 0 {
+			ia = append(ia, float64(j.Submit-jobs[i-1].Submit))
+		}
+	}
+	return rt, n, ia
+}
