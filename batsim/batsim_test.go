@@ -149,7 +149,7 @@ func TestReadErrors(t *testing.T) {
 		want []string
 	}{
 		{"empty", "", []string{"bad.json: ", "empty input"}},
-		{"not an object", "[1, 2]", []string{"line 1", "expected an object, found '['"}},
+		{"not an object", "[1, 2]", []string{"line 1", "expected an object, found a JSON array"}},
 		{"syntax", "{\n\"nb_res\": 4,\n\"jobs\": [}\n", []string{"line 3", "malformed JSON"}},
 		{"truncated", "{\"nb_res\": 4, \"jobs\": [\n{\"id\": 1, \"subtime\": 0, \"res\": 1, \"profile\": \"p\"},\n{\"id\": 2", []string{"truncated"}},
 		{"no nb_res", `{"jobs": [], ` + prof + `}`, []string{`missing top-level key "nb_res"`}},
