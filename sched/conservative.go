@@ -2,7 +2,7 @@ package sched
 
 import (
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/hpcwl/hpcwl/sim"
 )
@@ -92,7 +92,7 @@ func (s *Conservative) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	s.rebuild, s.compress = false, false
 	for _, r := range s.arrivals {
 		s.dur[r] = s.plan(v, r)
-		t := s.prof.find(now, int32(v.Size(r)), s.dur[r])
+		t := s.prof.find(now, int32(v.Size(r)), s.dur[r], math.MaxInt64)
 		s.reserve(r, t, v)
 	}
 	s.arrivals = s.arrivals[:0]
@@ -126,27 +126,37 @@ func (s *Conservative) compressAll(v *sim.View) {
 	now := v.Now()
 	s.buf = append(s.buf[:0], s.waiting.a...)
 	s.waiting.a = s.waiting.a[:0]
+	scan, runMax := 0, int32(0) // max free over the steps before index scan
 	for _, x := range s.buf {
 		r := x.ref
 		p := int32(v.Size(r))
 		old := s.res[r]
-		if old != math.MaxInt64 {
+		if old == math.MaxInt64 {
+			s.waiting.a = append(s.waiting.a, x)
+			continue
+		}
+		// A start before old needs p free processors at some time before
+		// old (where its own reservation does not count): skip otherwise.
+		for scan < len(s.prof.t) && s.prof.t[scan] < old {
+			runMax = max(runMax, s.prof.free[scan])
+			scan++
+		}
+		if runMax < p {
+			s.waiting.a = append(s.waiting.a, x)
+			continue
+		}
+		// The old slot stays free (jobs before this one only moved earlier),
+		// so the new start is never later.
+		t := s.prof.findWithout(now, p, s.dur[r], old, old, old+s.dur[r])
+		if t < old {
 			s.prof.add(old, old+s.dur[r], p)
-		}
-		t := s.prof.find(now, p, s.dur[r])
-		if t > old {
-			t = old // cannot happen: the old slot is still free
-		}
-		s.res[r] = t
-		if t != math.MaxInt64 {
 			s.prof.add(t, t+s.dur[r], -p)
+			s.res[r] = t
+			scan, runMax = 0, 0 // the profile changed: rescan
 		}
-		s.waiting.a = append(s.waiting.a, keyed{t, r})
+		s.waiting.a = append(s.waiting.a, keyed{s.res[r], r})
 	}
-	sort.Slice(s.waiting.a, func(i, j int) bool {
-		a, b := s.waiting.a[i], s.waiting.a[j]
-		return a.key < b.key || (a.key == b.key && a.ref < b.ref)
-	})
+	slices.SortFunc(s.waiting.a, cmpKeyed)
 }
 
 // rebuildAll recomputes the profile from the running jobs' planned ends and
@@ -164,17 +174,14 @@ func (s *Conservative) rebuildAll(v *sim.View) {
 	for _, x := range s.buf {
 		r := x.ref
 		s.dur[r] = s.plan(v, r)
-		t := s.prof.find(now, int32(v.Size(r)), s.dur[r])
+		t := s.prof.find(now, int32(v.Size(r)), s.dur[r], math.MaxInt64)
 		s.res[r] = t
 		if t != math.MaxInt64 {
 			s.prof.add(t, t+s.dur[r], -int32(v.Size(r)))
 		}
 		s.waiting.a = append(s.waiting.a, keyed{t, r})
 	}
-	sort.Slice(s.waiting.a, func(i, j int) bool {
-		a, b := s.waiting.a[i], s.waiting.a[j]
-		return a.key < b.key || (a.key == b.key && a.ref < b.ref)
-	})
+	slices.SortFunc(s.waiting.a, cmpKeyed)
 }
 
 // Reservation implements [sim.Reserver].
@@ -187,4 +194,14 @@ func (s *Conservative) Reservation(r sim.Ref) (sim.Time, bool) {
 		return s.res[r], true
 	}
 	return 0, false
+}
+
+func cmpKeyed(a, b keyed) int {
+	switch {
+	case a.key < b.key:
+		return -1
+	case a.key > b.key:
+		return 1
+	}
+	return int(a.ref - b.ref)
 }

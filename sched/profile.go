@@ -84,32 +84,36 @@ func (p *profile) add(from, to sim.Time, delta int32) {
 	for k := i; k < j; k++ {
 		p.free[k] += delta
 	}
-	if delta > 0 {
-		p.merge(i, j)
+	p.merge(i, j)
+}
+
+// merge joins equal neighbouring steps at the edges i and j of a changed
+// range (inside it, neighbours changed by the same amount and stay
+// distinct or equal as they were).
+func (p *profile) merge(i, j int) {
+	if j > 0 && j < len(p.t) && p.free[j] == p.free[j-1] {
+		p.remove(j)
+	}
+	if i > 0 && i < len(p.t) && p.free[i] == p.free[i-1] {
+		p.remove(i)
 	}
 }
 
-// merge joins equal neighbouring steps around [i, j].
-func (p *profile) merge(i, j int) {
-	lo := max(i, 1)
-	hi := min(j+1, len(p.t)-1)
-	w := lo
-	for k := lo; k < len(p.t); k++ {
-		if k <= hi && p.free[k] == p.free[w-1] {
-			continue
-		}
-		p.t[w], p.free[w] = p.t[k], p.free[k]
-		w++
-	}
-	p.t, p.free = p.t[:w], p.free[:w]
+func (p *profile) remove(k int) {
+	p.t = append(p.t[:k], p.t[k+1:]...)
+	p.free = append(p.free[:k], p.free[k+1:]...)
 }
 
 // find returns the earliest time s >= from at which procs processors are
-// free for the whole of [s, s+dur).
-func (p *profile) find(from sim.Time, procs int32, dur sim.Time) sim.Time {
+// free for the whole of [s, s+dur), or limit if there is none before limit
+// (math.MaxInt64: no limit).
+func (p *profile) find(from sim.Time, procs int32, dur sim.Time, limit sim.Time) sim.Time {
 	i := p.index(max(from, p.t[0]))
 	s := max(from, p.t[i])
 	for j := i; j < len(p.t); j++ {
+		if s >= limit {
+			return limit
+		}
 		if p.free[j] < procs {
 			if j+1 == len(p.t) {
 				return math.MaxInt64 // never fits (wider than the machine)
@@ -122,4 +126,46 @@ func (p *profile) find(from sim.Time, procs int32, dur sim.Time) sim.Time {
 		}
 	}
 	return s
+}
+
+// findWithout is find on the profile with procs more processors free on
+// [oa, ob) (the job's own reservation, as if removed), limited to starts
+// before limit. It lets compression test whether a job can move without
+// changing the profile.
+func (p *profile) findWithout(from sim.Time, procs int32, dur, limit, oa, ob sim.Time) sim.Time {
+	from = max(from, p.t[0])
+	j := p.index(from)
+	s, pos := from, from
+	for {
+		if s >= limit {
+			return limit
+		}
+		end := sim.Time(math.MaxInt64)
+		if j+1 < len(p.t) {
+			end = p.t[j+1]
+		}
+		segEnd := end
+		if oa > pos && oa < end {
+			end = oa
+		}
+		if ob > pos && ob < end {
+			end = ob
+		}
+		f := p.free[j]
+		if pos >= oa && pos < ob {
+			f += procs
+		}
+		if f < procs {
+			if end == math.MaxInt64 {
+				return limit
+			}
+			s = end
+		} else if end == math.MaxInt64 || end >= s+dur {
+			return min(s, limit)
+		}
+		pos = end
+		if pos == segEnd {
+			j++
+		}
+	}
 }
