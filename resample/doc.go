@@ -1,0 +1,33 @@
+// Package resample builds new workloads from a log by resampling whole
+// users, after Zakay and Feitelson (spec zakay-resampling-sessions-feedback.md
+// sections 6 and 7).
+//
+// A user's sub-trace (all the jobs the user submitted) is the resampling
+// unit and is never changed inside: its jobs keep their order, their
+// attributes and the intervals between them. [Classify] splits the users of
+// a log into long-term users (active for more than 12 weeks) and temporary
+// users, discarding temporary users seen only near either end of the log,
+// and moves rare behaviours (flurries) into a pool of their own.
+// [Pools.Generate] then recombines copies of the users week by week:
+//
+//   - long-term users are all present from the start, each from an
+//     arbitrary week of its activity, and are regenerated when their
+//     activity ends, so their number is constant;
+//   - temporary users present at the start are drawn in proportion to the
+//     weeks they were active; new ones arrive every week, each pool member
+//     with a fixed probability (a Binomial number of arrivals per week);
+//   - every copy is shifted by a whole number of weeks, in the log's local
+//     time, so each job keeps its day of week and time of day;
+//   - the load factor scales the number of users (never time or job sizes);
+//   - RBNPW rare behaviours start per week on average, in place of
+//     temporary users.
+//
+// The result is a [Workload]: the jobs, each copy's original user, and
+// [Workload.Trace] turns it into an SWF log whose header records how it was
+// made. [Saturated] is the saturation detector of section 7.3, run on the
+// outstanding jobs at each week start ([Outstanding]).
+//
+// All randomness comes from a PCG stream built from Options.Seed and
+// Options.Stream, so the same options give the same workload, byte for
+// byte; replications use one stream per variant.
+package resample

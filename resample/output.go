@@ -1,0 +1,117 @@
+package resample
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// Header keys of a generated log.
+const (
+	// KeyCopy lines map a copy's user ID to the original user:
+	// "; UserCopy: ID USER CLASS SLOT SHIFT_WEEKS".
+	KeyCopy = "UserCopy"
+	// KeySource, KeySHA256, KeyVersion, KeySeed, KeyParams and KeyCommand
+	// record how the log was made.
+	KeySource  = "ResampledFrom"
+	KeySHA256  = "ResampledFromSHA256"
+	KeyVersion = "ResampledBy"
+	KeySeed    = "ResampleSeed"
+	KeyParams  = "ResampleParams"
+	KeyCommand = "ResampleCommand"
+)
+
+// Trace returns the workload as a log: the original header with the job
+// counts and end time updated, notes saying how the log was made, the
+// parameters and seed, the hpcwl version, the source's name and SHA-256,
+// command (when not empty) and one UserCopy line per copy.
+func (w *Workload) Trace(command string) *trace.Trace {
+	src := w.Pools.Trace
+	h := src.Header.Clone()
+	n := strconv.Itoa(len(w.Jobs))
+	h.Set("MaxJobs", n)
+	h.Set("MaxRecords", n)
+	clk := src.Clock()
+	if _, ok := h.Get("EndTime"); ok {
+		h.Set("EndTime", clk.Time(w.Params.Duration).Format("Mon Jan 02 15:04:05 MST 2006"))
+	}
+	h.AddNote("resampled at the user level (Zakay & Feitelson): every job is a job of the original log, shifted by whole weeks in local time with the rest of its user's sub-trace; " +
+		"field 12 numbers the user copies (UserCopy lines give the original user), field 3 keeps the original wait time, field 17 is -1")
+	h.Add(KeyVersion, "hpcwl "+version.String())
+	h.Add(KeySource, src.Name)
+	if src.SHA256 != "" {
+		h.Add(KeySHA256, src.SHA256)
+	}
+	h.Add(KeySeed, fmt.Sprintf("%d stream %d", w.Params.Seed, w.Params.Stream))
+	h.Add(KeyParams, w.paramsText())
+	if command != "" {
+		h.Add(KeyCommand, command)
+	}
+	for i := range w.Copies {
+		c := &w.Copies[i]
+		h.Add(KeyCopy, fmt.Sprintf("%d %d %s %d %d", c.ID, c.User, c.Class, c.Slot, c.Shift))
+	}
+	return trace.New(h, w.Jobs, trace.Options{Procs: src.Procs})
+}
+
+func (w *Workload) paramsText() string {
+	pr, o := w.Params, w.Pools.Options
+	var b strings.Builder
+	fmt.Fprintf(&b, "duration=%d load=%s n_lt=%d n_t0=%.4g r_t=%.4g rb_npw=%s log_weeks=%d cycle_weeks=%d",
+		pr.Duration, fmtFloat(pr.LoadFactor), pr.LongTerm, pr.InitialTemporary, pr.WeeklyRate, fmtFloat(pr.RBNPW), pr.LogWeeks, pr.CycleWeeks)
+	fmt.Fprintf(&b, " long_term_span=%d boundary=%d discard=%s weeks_active=%s period=%s week0_arrivals=%v inner_rate=%v",
+		o.LongTermSpan, o.Boundary, discardRule(o), map[bool]string{false: "distinct", true: "span"}[o.WeeksBySpan],
+		map[Period]string{PeriodHeader: "header", PeriodSubmits: "submits"}[o.Period], pr.WeekZeroArrivals, pr.InnerRate)
+	for _, r := range w.Pools.Rare {
+		fmt.Fprintf(&b, " rare=%v", *r.Period)
+	}
+	return b.String()
+}
+
+func discardRule(o ClassifyOptions) string {
+	switch {
+	case o.NoDiscard:
+		return "none"
+	case o.Touch:
+		return "touch"
+	}
+	return "inside"
+}
+
+// CopyInfo is one UserCopy line of a generated log's header.
+type CopyInfo struct {
+	ID, User   int32
+	Class      Class
+	Slot       int32
+	ShiftWeeks int
+}
+
+// Copies reads the UserCopy lines of a generated log's header, by copy ID.
+// A header without them gives an empty map.
+func Copies(h *swf.Header) (map[int32]CopyInfo, error) {
+	m := map[int32]CopyInfo{}
+	for _, v := range h.GetAll(KeyCopy) {
+		f := strings.Fields(v)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("resample: header line %q: want %s: ID USER CLASS SLOT SHIFT", v, KeyCopy)
+		}
+		var nums [4]int64
+		for i, s := range []string{f[0], f[1], f[3], f[4]} {
+			x, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("resample: header line %q: %v", v, err)
+			}
+			nums[i] = x
+		}
+		c, err := ParseClass(f[2])
+		if err != nil {
+			return nil, fmt.Errorf("resample: header line %q: %v", v, err)
+		}
+		m[int32(nums[0])] = CopyInfo{ID: int32(nums[0]), User: int32(nums[1]), Class: c, Slot: int32(nums[2]), ShiftWeeks: int(nums[3])}
+	}
+	return m, nil
+}
