@@ -213,7 +213,7 @@ func Classify(t *trace.Trace, opt ClassifyOptions) (*Pools, error) {
 	if span := p.End - p.Start; span <= opt.LongTermSpan {
 		return nil, &ShortLogError{Weeks: float64(span) / Week, Need: float64(opt.LongTermSpan) / Week}
 	}
-	p.cal = newCalendar(clk, min(p.Start, first)-2*Week, p.End+2*Week)
+	p.cal = newCalendar(clk, min(p.Start, first)-2*Week, max(p.End, MaxDuration)+2*Week)
 	p.local = make([]int64, len(t.Jobs))
 	p.week = make([]int32, len(t.Jobs))
 	for i := range t.Jobs {

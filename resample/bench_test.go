@@ -1,0 +1,39 @@
+package resample_test
+
+import (
+	"testing"
+
+	"github.com/hpcwl/hpcwl/resample"
+)
+
+// BenchmarkGenerateBlue10y generates ten years of SDSC-BLUE (the issue's
+// target: under 1 s), classification excluded.
+func BenchmarkGenerateBlue10y(b *testing.B) {
+	t := loadReal(b, "SDSC-BLUE-2000-4.2-cln.swf.gz")
+	p, err := resample.Classify(t, resample.ClassifyOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	jobs := 0
+	for i := 0; b.Loop(); i++ {
+		w, err := p.Generate(resample.Options{Duration: 520 * resample.Week, Seed: 1, Stream: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		jobs = len(w.Jobs)
+	}
+	b.ReportMetric(float64(jobs), "jobs")
+}
+
+// BenchmarkClassifyBlue classifies the users of SDSC-BLUE.
+func BenchmarkClassifyBlue(b *testing.B) {
+	t := loadReal(b, "SDSC-BLUE-2000-4.2-cln.swf.gz")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := resample.Classify(t, resample.ClassifyOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

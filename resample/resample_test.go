@@ -1,0 +1,257 @@
+package resample_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/summary"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+const (
+	day  = 86400
+	week = resample.Week
+)
+
+// synth builds a log of the given length in weeks, starting on Monday
+// 2001-01-01 00:00 in the zone named tz, with users whose activity runs
+// from week a to week b (inclusive), jobs every day at 09:00 + user minutes
+// on weekdays.
+func synth(weeks int, tz string, spans map[int32][2]int) *trace.Trace {
+	var h swf.Header
+	h.Set("UnixStartTime", "978307200") // 2001-01-01 00:00 UTC, a Monday
+	h.Set("TimeZoneString", tz)
+	h.Set("MaxProcs", "64")
+	var jobs []trace.Job
+	for u := int32(1); int(u) <= len(spans); u++ {
+		s := spans[u]
+		for w := s[0]; w <= s[1]; w++ {
+			for d := 0; d < 5; d++ {
+				t := int64(w*week+d*day+9*3600) + int64(u)*60
+				jobs = append(jobs, trace.Job{Submit: t, Wait: 0, Runtime: 3600 + int64(u), Procs: int32(1 + u%8),
+					ReqProcs: -1, ReqTime: 7200, User: u, Group: -1, App: -1, Queue: -1, Partition: -1,
+					Preceding: -1, ThinkTime: -1, Status: 1, AvgCPU: -1, UsedMem: -1, ReqMem: -1})
+			}
+		}
+	}
+	tr := trace.New(h, jobs, trace.Options{})
+	tr.SortBySubmit()
+	for i := range tr.Jobs {
+		tr.Jobs[i].ID = int64(i + 1)
+	}
+	tr.Name = "synthetic"
+	return tr
+}
+
+// spans30 is a 30-week log: users 1-4 long-term, 5-7 temporary, 8 only in
+// the first 4 weeks and 9 only in the last 4 (both discarded).
+var spans30 = map[int32][2]int{
+	1: {0, 29}, 2: {2, 20}, 3: {10, 29}, 4: {0, 13},
+	5: {5, 8}, 6: {12, 14}, 7: {20, 25},
+	8: {0, 2}, 9: {26, 29},
+}
+
+func TestClassify(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	tests := []struct {
+		name string
+		opt  resample.ClassifyOptions
+		want map[resample.Class][]int32
+	}{
+		{"defaults", resample.ClassifyOptions{}, map[resample.Class][]int32{
+			resample.LongTerm: {1, 2, 3, 4}, resample.Temporary: {5, 6, 7}, resample.Discarded: {8, 9}}},
+		{"no discard", resample.ClassifyOptions{NoDiscard: true}, map[resample.Class][]int32{
+			resample.LongTerm: {1, 2, 3, 4}, resample.Temporary: {5, 6, 7, 8, 9}}},
+		{"span 15 weeks", resample.ClassifyOptions{LongTermSpan: 15 * week}, map[resample.Class][]int32{
+			resample.LongTerm: {1, 2, 3}, resample.Temporary: {4, 5, 6, 7}, resample.Discarded: {8, 9}}},
+		{"touch 6 weeks", resample.ClassifyOptions{Boundary: 6 * week, Touch: true}, map[resample.Class][]int32{
+			resample.LongTerm: {1, 2, 3, 4}, resample.Temporary: {6}, resample.Discarded: {5, 7, 8, 9}}},
+		{"rare", resample.ClassifyOptions{Rare: []resample.RarePeriod{{User: 1, Begin: 0, End: 2*week - 1}, {User: 6, Begin: 0, End: 1 << 40}}},
+			map[resample.Class][]int32{resample.LongTerm: {1, 2, 3, 4}, resample.Temporary: {5, 7}, resample.Discarded: {8, 9}, resample.Rare: {1, 6}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := resample.Classify(tr, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[resample.Class][]int32{}
+			for c, us := range map[resample.Class][]*resample.User{resample.LongTerm: p.LongTerm, resample.Temporary: p.Temporary,
+				resample.Discarded: p.Discarded, resample.Rare: p.Rare} {
+				for _, u := range us {
+					got[c] = append(got[c], u.ID)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+			if p.Weeks() != 30 {
+				t.Errorf("log weeks %d, want 30", p.Weeks())
+			}
+		})
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	short := synth(10, "UTC", map[int32][2]int{1: {0, 9}})
+	noUser := synth(30, "UTC", map[int32][2]int{1: {0, 29}})
+	for i := range noUser.Jobs {
+		noUser.Jobs[i].User = -1
+	}
+	var se *resample.ShortLogError
+	if _, err := resample.Classify(short, resample.ClassifyOptions{}); !errors.As(err, &se) {
+		t.Errorf("10-week log: got %v, want a ShortLogError", err)
+	} else {
+		t.Log(err)
+	}
+	if _, err := resample.Classify(noUser, resample.ClassifyOptions{}); !errors.Is(err, resample.ErrNoUsers) {
+		t.Errorf("log without users: got %v, want ErrNoUsers", err)
+	}
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []resample.Options{
+		{LoadFactor: -1}, {LoadFactor: 101}, {Duration: 3 * day}, {Duration: 101 * 52 * week}, {RBNPW: 100}, {RBNPW: 0.01},
+	} {
+		_, err := p.Generate(o)
+		if err == nil {
+			t.Errorf("%+v: no error", o)
+			continue
+		}
+		t.Log(err)
+	}
+}
+
+func TestGenerateProperties(t *testing.T) {
+	for _, tz := range []string{"UTC", "Europe/Stockholm", "US/Pacific"} {
+		tr := synth(30, tz, spans30)
+		p, err := resample.Classify(tr, resample.ClassifyOptions{Rare: []resample.RarePeriod{{User: 7, Begin: 0, End: 1 << 40}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []resample.Options{
+			{Seed: 1}, {Seed: 2, LoadFactor: 2.5, Duration: 200 * week}, {Seed: 3, LoadFactor: 0.5}, {Seed: 4, RBNPW: 0.05, WeekZeroArrivals: true},
+		} {
+			t.Run(fmt.Sprintf("%s/%+v", tz, o), func(t *testing.T) {
+				w, err := p.Generate(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkAligned(t, tr, w)
+				for i := range w.Jobs {
+					if s := w.Jobs[i].Submit; s < 0 || s >= w.Params.Duration {
+						t.Fatalf("job %d at %d, outside [0, %d)", w.Jobs[i].ID, s, w.Params.Duration)
+					}
+				}
+				slots := map[int32]bool{}
+				for _, c := range w.Copies {
+					if c.Class == resample.LongTerm {
+						slots[c.Slot] = true
+					}
+				}
+				if len(slots) != w.Params.LongTerm {
+					t.Errorf("%d long-term slots with jobs, want %d", len(slots), w.Params.LongTerm)
+				}
+			})
+		}
+	}
+}
+
+func swfBytes(t *testing.T, w *resample.Workload) []byte {
+	var b bytes.Buffer
+	if err := w.Trace("").WriteSWF(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestSameSeedSameLog(t *testing.T) {
+	p, err := resample.Classify(synth(30, "Europe/Stockholm", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func(seed, stream uint64) []byte {
+		w, err := p.Generate(resample.Options{Seed: seed, Stream: stream, LoadFactor: 1.7, Duration: 100 * week})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return swfBytes(t, w)
+	}
+	a, b := gen(7, 0), gen(7, 0)
+	if !bytes.Equal(a, b) {
+		t.Error("the same seed gave different logs")
+	}
+	if bytes.Equal(a, gen(8, 0)) || bytes.Equal(a, gen(7, 1)) {
+		t.Error("another seed or stream gave the same log")
+	}
+	// The copy map reads back.
+	tr, err := trace.Read(swf.NewReader(bytes.NewReader(a)), trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := resample.Copies(&tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Jobs {
+		if _, ok := m[tr.Jobs[i].User]; !ok {
+			t.Fatalf("job %d: user %d has no UserCopy line", tr.Jobs[i].ID, tr.Jobs[i].User)
+		}
+	}
+}
+
+// offeredLoad is the processor-time of the jobs over the machine's in the
+// generated period.
+func offeredLoad(t *testing.T, w *resample.Workload) float64 {
+	s := summary.Of(w.Trace(""))
+	return float64(s.OfferedLoad) * float64(s.LastSubmit-s.PeriodStart) / float64(w.Params.Duration)
+}
+
+func TestLoadFactorMonotone(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := 0.0
+	for _, f := range []float64{0.5, 1, 2, 3, 5} {
+		// The mean over a few streams: one draw fluctuates.
+		sum := 0.0
+		for s := uint64(0); s < 8; s++ {
+			w, err := p.Generate(resample.Options{Seed: 11, Stream: s, LoadFactor: f, Duration: 60 * week})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += offeredLoad(t, w)
+		}
+		load := sum / 8
+		t.Logf("load factor %v: offered load %.3f", f, load)
+		if load <= prev {
+			t.Errorf("load factor %v: offered load %.3f not above %.3f", f, load, prev)
+		}
+		prev = load
+	}
+}
+
+func TestSaturated(t *testing.T) {
+	tests := []struct {
+		name string
+		c    []float64
+		want bool
+	}{
+		{"flat", []float64{5, 3, 8, 2, 6, 4, 7, 3, 5, 4}, false},
+		{"growing", []float64{0, 2, 4, 6, 8, 10, 12, 14, 16, 18}, true},
+		{"half a job per week", []float64{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5}, false},
+		{"spike at the end", []float64{1, 1, 1, 1, 1, 1, 1, 1, 50, 100}, false},
+		{"too short", []float64{1}, false},
+	}
+	for _, tc := range tests {
+		if got, slope := resample.Saturated(tc.c); got != tc.want {
+			t.Errorf("%s: saturated %v (slope %.2f), want %v", tc.name, got, slope, tc.want)
+		}
+	}
+}
