@@ -68,6 +68,8 @@ func smallTrace() *trace.Trace {
 			ReqMem: 1.5e20, Procs: 4, ReqProcs: 4, User: 1, Group: 2, App: 3, Queue: 4, Partition: 5, Preceding: -1, Status: 1},
 		{ID: 2, Submit: 7, Wait: -1, Runtime: -1, ReqTime: -1, ThinkTime: -1, AvgCPU: -1, UsedMem: -1,
 			ReqMem: -1, Procs: -1, ReqProcs: -1, User: -1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: 1, Status: 5},
+		{ID: 4, Submit: -1, Wait: -1, Runtime: 5, ReqTime: -1, ThinkTime: -1, AvgCPU: -1, UsedMem: -1,
+			ReqMem: -1, Procs: 1, ReqProcs: 1, User: 2, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, Status: 1},
 		{ID: 3, Submit: 7, Wait: 0, Runtime: 100, ReqTime: 100, ThinkTime: -1, AvgCPU: -1, UsedMem: -1,
 			ReqMem: -1, Procs: 8, ReqProcs: 2, User: 3, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, Status: 0},
 	}

@@ -25,6 +25,9 @@
 // header line. Batsim ignores these keys, and [Read] uses them to rebuild the
 // trace exactly, so SWF -> Batsim -> SWF loses nothing.
 //
+// A workload holding "swf_header" keeps its job order; others are sorted by
+// submit time. A subtime of -1 reads as an unknown submit time, as in SWF.
+//
 // [Read] also accepts workloads written by other tools: ids may be numbers
 // or strings ("w0!12" reads as job 12), times are rounded to whole seconds,
 // a job whose profile is not a delay profile has an unknown run time, and

@@ -596,7 +596,9 @@ func (rd *reader) read(opt trace.Options) (*trace.Trace, error) {
 	if opt.Procs <= 0 {
 		t.Procs = int(nbRes)
 	}
-	for i := 1; i < len(jobs); i++ {
+	// A workload written by hpcwl keeps the SWF file's job order; others are
+	// sorted by submit time as SWF requires.
+	for i := 1; i < len(jobs) && !hasHeader; i++ {
 		if jobs[i].Submit < jobs[i-1].Submit {
 			t.SortBySubmit()
 			break
@@ -626,7 +628,7 @@ func (rd *reader) convert(j *job, i int, profiles map[string]profile) (trace.Job
 		return trace.Job{}, bad("", "missing key \"id\"")
 	case math.IsNaN(j.subtime):
 		return trace.Job{}, bad("", "missing key \"subtime\"")
-	case j.subtime < 0:
+	case j.subtime < 0 && j.subtime != -1: // -1: unknown, as in SWF
 		return trace.Job{}, bad("subtime", "expected a time >= 0, found %v", j.subtime)
 	case j.res == absent:
 		return trace.Job{}, bad("", "missing key \"res\"")
