@@ -46,7 +46,11 @@ func Write(w io.Writer, t *trace.Trace) error {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	desc := jsonString("trace " + t.Name + " converted by hpcwl " + version.String())
+	from := ""
+	if t.Name != "" {
+		from = " from " + t.Name
+	}
+	desc := jsonString("converted" + from + " by hpcwl " + version.String())
 	fmt.Fprintf(bw, "{\n  \"description\": %s,\n  \"nb_res\": %d,\n  %q: [", desc, procs, KeyHeader)
 	for i, l := range t.Header.Lines {
 		s := jsonString(l.String())

@@ -89,7 +89,7 @@ func TestRoundTripSmall(t *testing.T) {
 			t.Errorf("output lacks %s:\n%s", want, out)
 		}
 	}
-	if strings.Count(out, `"type": "delay"`) != 2 {
+	if strings.Count(out, `"type": "delay"`) != 3 {
 		t.Errorf("want one profile per distinct run time:\n%s", out)
 	}
 	back, err := batsim.Read(&buf, "small.json", trace.Options{})
