@@ -78,10 +78,18 @@ func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma,
 		for i, v := range x {
 			a := lp + g1.at(v, lx[i])
 			b := lq + g2.at(v, lx[i])
-			m := math.Max(a, b)
-			t := m + math.Log(math.Exp(a-m)+math.Exp(b-m))
-			ll += t
-			z[i] = math.Exp(a - t)
+			// ln(e^a + e^b) and z = e^a/(e^a + e^b) with one exp and one log1p.
+			d := b - a
+			var e float64
+			if d > 0 {
+				e = math.Exp(-d)
+				ll += b + math.Log1p(e)
+				z[i] = e / (1 + e)
+			} else {
+				e = math.Exp(d)
+				ll += a + math.Log1p(e)
+				z[i] = 1 / (1 + e)
+			}
 			zc[i] = 1 - z[i]
 		}
 		if math.Abs(ll-prev) < s.tol()*math.Abs(ll) {
@@ -97,12 +105,12 @@ func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma,
 		p /= float64(n)
 		h.P = p
 		if p*float64(n) >= 2 {
-			if a, b, _, err := gammaMLE(x, z); err == nil {
+			if a, b, _, err := gammaMLELog(x, lx, z); err == nil {
 				h.Shape1, h.Scale1 = a, b
 			}
 		}
 		if (1-p)*float64(n) >= 2 {
-			if a, b, _, err := gammaMLE(x, zc); err == nil {
+			if a, b, _, err := gammaMLELog(x, lx, zc); err == nil {
 				h.Shape2, h.Scale2 = a, b
 			}
 		}

@@ -60,12 +60,22 @@ func Gamma(x, weights []float64) (distuv.Gamma, Result, error) {
 // gammaMLE returns the weighted Gamma MLE as shape and scale. Values must be
 // positive and weights non-negative with a positive total.
 func gammaMLE(x, w []float64) (shape, scale float64, iter int, err error) {
+	return gammaMLELog(x, nil, w)
+}
+
+// gammaMLELog is gammaMLE with the logarithms of x precomputed in lx (nil:
+// computed here), which saves most of the work of an EM M-step.
+func gammaMLELog(x, lx, w []float64) (shape, scale float64, iter int, err error) {
 	var sw, sx, slx float64
 	for i, v := range x {
 		wi := weight(w, i)
 		sw += wi
 		sx += wi * v
-		slx += wi * math.Log(v)
+		if lx != nil {
+			slx += wi * lx[i]
+		} else {
+			slx += wi * math.Log(v)
+		}
 	}
 	if !(sw > 0) {
 		return 0, 0, 0, fmt.Errorf("%w: gamma needs a positive total weight", ErrTooFew)
