@@ -2,11 +2,10 @@ package metrics
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
-
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
@@ -223,23 +222,78 @@ func (v *vectors) stats() (w, r, sd, bsd Stat) {
 	return summarize(v.wait), summarize(v.resp), summarize(v.sd), summarize(v.bsd)
 }
 
-// summarize sorts x in place and returns its statistics (empirical
-// quantiles: the smallest value whose cumulative fraction reaches p).
+// summarize returns the statistics of x, reordering it. Quantiles are
+// empirical: the smallest value whose cumulative fraction reaches p, the
+// definition of gonum's stat.Quantile with stat.Empirical, found by
+// selection in linear time instead of a sort.
 func summarize(x []float64) Stat {
 	if len(x) == 0 {
 		return Stat{}
 	}
 	var sum float64
+	mx := x[0]
 	for _, a := range x {
 		sum += a
+		mx = max(mx, a)
 	}
-	slices.Sort(x)
-	return Stat{
-		Mean:   sum / float64(len(x)),
-		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
-		P95:    stat.Quantile(0.95, stat.Empirical, x, nil),
-		Max:    x[len(x)-1],
+	n := len(x)
+	i95 := quantileIndex(0.95, n)
+	p95 := selectKth(x, i95)
+	// x[:i95] now holds the smaller values; the median lies among them.
+	i50 := quantileIndex(0.5, n)
+	med := p95
+	if i50 < i95 {
+		med = selectKth(x[:i95], i50)
 	}
+	return Stat{Mean: sum / float64(n), Median: med, P95: p95, Max: mx}
+}
+
+// quantileIndex is the index of the empirical p-quantile in sorted order.
+func quantileIndex(p float64, n int) int {
+	return max(0, int(math.Ceil(p*float64(n)))-1)
+}
+
+// selectKth reorders x so that x[k] is the value a sort would put there,
+// with no larger value before it and no smaller one after, and returns it
+// (Hoare's quickselect with a median-of-three pivot).
+func selectKth(x []float64, k int) float64 {
+	lo, hi := 0, len(x)-1
+	for hi > lo {
+		mid := lo + (hi-lo)/2
+		if x[mid] < x[lo] {
+			x[mid], x[lo] = x[lo], x[mid]
+		}
+		if x[hi] < x[lo] {
+			x[hi], x[lo] = x[lo], x[hi]
+		}
+		if x[hi] < x[mid] {
+			x[hi], x[mid] = x[mid], x[hi]
+		}
+		pivot := x[mid]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < pivot {
+				i++
+			}
+			for x[j] > pivot {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return x[k]
+		}
+	}
+	return x[k]
 }
 
 func groups(jobs []sim.Outcome, measured []int32, tau sim.Time, key func(*sim.Outcome) string, numeric bool) []Group {

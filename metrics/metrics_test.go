@@ -1,6 +1,10 @@
 package metrics
 
 import (
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
 	"math"
 	"testing"
 
@@ -93,5 +97,29 @@ func TestEmpty(t *testing.T) {
 	}
 	if q := QueueLength(&sim.Result{}); len(q) != 0 {
 		t.Errorf("queue %v", q)
+	}
+}
+
+// TestSummarizeMatchesGonum checks the selection-based quantiles against
+// gonum's stat.Quantile (Empirical) on sorted copies.
+func TestSummarizeMatchesGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for n := 1; n < 300; n += 7 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(rng.IntN(50)) // many ties
+		}
+		sorted := slices.Clone(x)
+		slices.Sort(sorted)
+		s := summarize(x)
+		if m := stat.Quantile(0.5, stat.Empirical, sorted, nil); s.Median != m {
+			t.Errorf("n=%d median %v, gonum %v", n, s.Median, m)
+		}
+		if q := stat.Quantile(0.95, stat.Empirical, sorted, nil); s.P95 != q {
+			t.Errorf("n=%d p95 %v, gonum %v", n, s.P95, q)
+		}
+		if s.Max != sorted[n-1] {
+			t.Errorf("n=%d max %v", n, s.Max)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"math"
 	"slices"
 
 	"github.com/hpcwl/hpcwl/sim"
@@ -17,36 +18,37 @@ type Step struct {
 // every time the count changes (jobs arriving and starting at the same
 // time are netted).
 func QueueLength(res *sim.Result) []Step {
-	type ev struct {
-		t sim.Time
-		d int
-	}
-	evs := make([]ev, 0, 2*len(res.Jobs))
+	subs := make([]sim.Time, 0, len(res.Jobs))
+	starts := make([]sim.Time, 0, len(res.Jobs))
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		if o.Start == o.Submit {
 			continue
 		}
-		evs = append(evs, ev{o.Submit, 1})
+		subs = append(subs, o.Submit)
 		if o.Start >= 0 {
-			evs = append(evs, ev{o.Start, -1})
+			starts = append(starts, o.Start)
 		}
 	}
-	slices.SortFunc(evs, func(a, b ev) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return 0
-	})
+	if !slices.IsSorted(subs) { // results are in arrival order: sorted already
+		slices.Sort(subs)
+	}
+	slices.Sort(starts)
 	var steps []Step
-	cur := 0
-	for i := 0; i < len(evs); {
-		t := evs[i].t
-		for ; i < len(evs) && evs[i].t == t; i++ {
-			cur += evs[i].d
+	cur, i, j := 0, 0, 0
+	for i < len(subs) || j < len(starts) {
+		t := sim.Time(math.MaxInt64)
+		if i < len(subs) {
+			t = subs[i]
+		}
+		if j < len(starts) && starts[j] < t {
+			t = starts[j]
+		}
+		for ; i < len(subs) && subs[i] == t; i++ {
+			cur++
+		}
+		for ; j < len(starts) && starts[j] == t; j++ {
+			cur--
 		}
 		if len(steps) > 0 && steps[len(steps)-1].Value == cur {
 			continue

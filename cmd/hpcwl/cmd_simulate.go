@@ -239,7 +239,8 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if err != nil {
 		return nil, err
 	}
-	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock()})
+	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
+		NoGroups: !opts.json && opts.by == ""}) // breakdowns only where shown
 	if err != nil {
 		return nil, usageError{err}
 	}

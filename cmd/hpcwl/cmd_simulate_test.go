@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"io"
+
 	"encoding/csv"
 	"encoding/json"
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,5 +149,21 @@ func TestSimulateBadInput(t *testing.T) {
 	}
 	if _, err := swf.Open(filepath.Join(dir, "e.swf")); err != nil {
 		t.Errorf("empty SWF: %v", err)
+	}
+}
+
+// BenchmarkSimulateBlue is the end-to-end figure of docs/performance-sim.md:
+// `hpcwl simulate SDSC-BLUE --scheduler easy` in-process (read, simulate,
+// metrics, summary table).
+// Run: go test -run - -bench SimulateBlue -benchtime 5x ./cmd/hpcwl/
+func BenchmarkSimulateBlue(b *testing.B) {
+	path := testdata.Path(b, "SDSC-BLUE-2000-4.2-cln.swf.gz")
+	opts := simulateOptions{scheduler: "easy", procsFactor: 1, speed: 1, predictor: "requested", missPolicy: "gradual",
+		missingEstimate: "runtime", oversize: "error", tau: "10s", warmUp: "0", coolDown: "0"}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := runSimulate(context.Background(), opts, path, io.Discard); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
