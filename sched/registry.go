@@ -34,6 +34,8 @@ var registry = map[string]entry{
 	"conservative": {func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }, true, "conservative backfilling: a reservation for every waiting job"},
 	"sjf":          {func(Options) sim.Scheduler { return NewSJF() }, false, "shortest (predicted) job first, no backfilling"},
 	"sjbf":         {func(o Options) sim.Scheduler { return NewSJBF(o.EstimateFactor) }, true, "EASY with predictions and shortest-first backfilling"},
+	"ups":          {func(Options) sim.Scheduler { return NewUPS(0.5, ByLoad) }, false, "User Priority Scheduler, load-based, alpha_user 0.5"},
+	"ups-recency":  {func(Options) sim.Scheduler { return NewUPS(0.5, ByRecency) }, false, "User Priority Scheduler, recency-based, alpha_user 0.5"},
 }
 
 func orDefault(f, d float64) float64 {

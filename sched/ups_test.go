@@ -1,0 +1,108 @@
+package sched_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sched/schedtest"
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// TestUPSOneUserIsEASY checks that with a single user UPS schedules
+// exactly as EASY, whatever alpha_user and the metric: every job then has
+// the same user priority, so both the main pass (by Jpri, i.e. by wait)
+// and backfilling (by user priority, then arrival) follow arrival order.
+func TestUPSOneUserIsEASY(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		for i := range c.Jobs {
+			c.Jobs[i].User = 7
+		}
+		alpha := rapid.SampledFrom([]float64{0, 0.25, 0.5, 1}).Draw(rt, "alpha")
+		m := sched.UserMetric(rapid.IntRange(0, 1).Draw(rt, "metric"))
+		easy, _, _, err := schedtest.Run(c, func() sim.Scheduler { return sched.NewEASY(0) })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		ups, _, _, err := schedtest.Run(c, func() sim.Scheduler { return sched.NewUPS(alpha, m) })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !slices.Equal(schedtest.Schedule(easy), schedtest.Schedule(ups)) {
+			rt.Fatalf("UPS(%v, %v) differs from EASY:\n%v\n%v", alpha, m, schedtest.Schedule(ups), schedtest.Schedule(easy))
+		}
+	})
+}
+
+// TestUPSConformanceFullScan runs the full-scan variant and the extreme
+// weights through the shared invariants.
+func TestUPSConformanceFullScan(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		alpha := rapid.SampledFrom([]float64{0, 0.5, 1}).Draw(rt, "alpha")
+		m := sched.UserMetric(rapid.IntRange(0, 1).Draw(rt, "metric"))
+		full := rapid.Bool().Draw(rt, "full")
+		f := func() sim.Scheduler { s := sched.NewUPS(alpha, m); s.SetFullScan(full); return s }
+		if err := schedtest.Check(c, f, false); err != nil {
+			rt.Fatal(err)
+		}
+	})
+}
+
+// TestUPSPriority works the priorities of spec section 9.5 by hand. A
+// 4-processor machine is busy until 5 h. Job 2 (user 2, 4 processors,
+// requested 1 h) waits from 1 s; job 3 (user 3, 4 processors, requested
+// 0.5 h) arrives at 4.5 h. At 5 h user 3 has less work waiting (2 h x
+// proc vs 4), so it ranks first by load (Upri 1) and user 2 second (0.5).
+//   - alpha_user 0.5: Jpri(2) = 0.25 + 0.5 x 5/4 = 0.875 > Jpri(3) = 0.5 +
+//     0.5 x 0.5/4 = 0.5625, so job 2 starts at 5 h and job 3 after it.
+//   - alpha_user 1: Jpri(3) = 1 > Jpri(2) = 0.5, so job 3 starts first.
+//   - recency, alpha_user 1: user 3 submitted last and ranks first too.
+//   - alpha_user 0: arrival order, like EASY.
+func TestUPSPriority(t *testing.T) {
+	const h = 3600
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 5 * h, Estimate: 5 * h, Procs: 4, User: 1, Index: 0},
+		{ID: 2, Submit: 1, Runtime: h, Estimate: h, Procs: 4, User: 2, Index: 1},
+		{ID: 3, Submit: 4*h + h/2, Runtime: h / 2, Estimate: h / 2, Procs: 4, User: 3, Index: 2},
+	}
+	tests := []struct {
+		name           string
+		alpha          float64
+		m              sched.UserMetric
+		start2, start3 sim.Time
+	}{
+		{"load 0.5", 0.5, sched.ByLoad, 5 * h, 6 * h},
+		{"load 1", 1, sched.ByLoad, 5*h + h/2, 5 * h},
+		{"recency 1", 1, sched.ByRecency, 5*h + h/2, 5 * h},
+		{"load 0", 0, sched.ByLoad, 5 * h, 6 * h},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), sched.NewUPS(tc.alpha, tc.m), sim.Config{Procs: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := map[int64]sim.Time{}
+			for _, o := range res.Jobs {
+				s[o.ID] = o.Start
+			}
+			if s[2] != tc.start2 || s[3] != tc.start3 {
+				t.Errorf("job 2 starts at %d, job 3 at %d; want %d and %d", s[2], s[3], tc.start2, tc.start3)
+			}
+		})
+	}
+}
+
+func TestUPSBadAlpha(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("alpha_user 1.5 did not panic")
+		}
+	}()
+	sched.NewUPS(1.5, sched.ByLoad)
+}
