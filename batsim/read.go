@@ -75,9 +75,27 @@ type profile struct {
 // document in one pass without reflection and knows where it is, so errors
 // give the line and the JSON path.
 type reader struct {
-	name string
-	data []byte
-	pos  int
+	name   string
+	data   []byte
+	pos    int
+	intern map[string]string // profile names, shared by many jobs
+}
+
+// internStr reads a string, returning one copy per distinct value.
+func (rd *reader) internStr(path string) (string, error) {
+	b, err := rd.rawStr(path)
+	if err != nil {
+		return "", err
+	}
+	if s, ok := rd.intern[string(b)]; ok {
+		return s, nil
+	}
+	if rd.intern == nil {
+		rd.intern = map[string]string{}
+	}
+	s := string(b)
+	rd.intern[s] = s
+	return s, nil
 }
 
 // lineAt returns the 1-based line of byte offset off.
@@ -427,7 +445,7 @@ func (rd *reader) readJob(i int, j *job) error {
 		case "res":
 			j.res, err = rd.integer(p)
 		case "profile":
-			j.profile, err = rd.str(p)
+			j.profile, err = rd.internStr(p)
 		case keyRuntime:
 			j.runtime, err = rd.integer(p)
 		case keyWait:
