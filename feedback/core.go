@@ -1,6 +1,7 @@
 package feedback
 
 import (
+	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
 )
 
@@ -22,10 +23,23 @@ type core struct {
 	submitted, ends []sim.Time
 	rejected        int
 	left            int // jobs not yet submitted
+	// order and off are the partition's job order and each position's
+	// recorded offset from the start of its group (session or batch).
+	order []int32
+	off   []sim.Time
 }
 
-func newCore(n int, w *sim.Workload) *core {
-	c := &core{jobs: make([]sim.Job, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n}
+func newCore(p *session.Partition, w *sim.Workload, batches bool) *core {
+	n := len(p.End)
+	c := &core{jobs: make([]sim.Job, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
+		order: p.Order, off: make([]sim.Time, len(p.Order))}
+	for pos, ix := range p.Order {
+		first := p.Sessions[p.SessionOf[ix]].First
+		if batches {
+			first = p.Batches[p.BatchOf[ix]].First
+		}
+		c.off[pos] = sim.Time(p.Trace.Jobs[ix].Submit - first)
+	}
 	for i := range c.submitted {
 		c.submitted[i], c.ends[i] = -1, -1
 	}
@@ -35,9 +49,11 @@ func newCore(n int, w *sim.Workload) *core {
 	return c
 }
 
-// submit schedules job ix to arrive at t.
-func (c *core) submit(ix int32, t sim.Time) {
-	c.pending.push(sub{t: t, ix: ix})
+// submitGroup schedules the jobs at positions [lo, hi) of order to arrive
+// at base plus their offsets. Only the first is queued; each pop queues the
+// next, which keeps the queue short.
+func (c *core) submitGroup(lo, hi int32, base sim.Time) {
+	c.pending.push(sub{t: base + c.off[lo], pos: lo, hi: hi, base: base})
 }
 
 // Next implements [sim.JobSource].
@@ -53,19 +69,23 @@ func (c *core) Next() (sim.Time, bool) {
 func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 	for c.pending.len() > 0 && c.pending.h[0].t == now {
 		s := c.pending.pop()
-		c.submitted[s.ix] = now
+		if s.pos+1 < s.hi {
+			c.pending.push(sub{t: s.base + c.off[s.pos+1], pos: s.pos + 1, hi: s.hi, base: s.base})
+		}
+		ix := c.order[s.pos]
+		c.submitted[ix] = now
 		c.left--
-		j := c.jobs[s.ix]
+		j := c.jobs[ix]
 		if j.Procs == 0 {
 			c.rejected++
-			c.ends[s.ix] = now
-			c.own.arrived(s.ix, now)
-			c.own.ended(s.ix, now)
+			c.ends[ix] = now
+			c.own.arrived(ix, now)
+			c.own.ended(ix, now)
 			continue
 		}
 		j.Submit = now
 		dst = append(dst, j)
-		c.own.arrived(s.ix, now)
+		c.own.arrived(ix, now)
 	}
 	return dst
 }
@@ -81,8 +101,8 @@ func (c *core) Ended(v *sim.View, r sim.Ref) {
 }
 
 type sub struct {
-	t  sim.Time
-	ix int32
+	t, base sim.Time
+	pos, hi int32
 }
 
 // subHeap is a binary min-heap of pending submissions by (time, index).
@@ -90,7 +110,7 @@ type subHeap struct{ h []sub }
 
 func (q *subHeap) len() int { return len(q.h) }
 
-func less(a, b sub) bool { return a.t < b.t || a.t == b.t && a.ix < b.ix }
+func less(a, b sub) bool { return a.t < b.t || a.t == b.t && a.pos < b.pos }
 
 func (q *subHeap) push(e sub) {
 	q.h = append(q.h, e)

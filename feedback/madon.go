@@ -51,11 +51,8 @@ func newMadon(c *core, g *session.Graph, rule StartRule) *madonSource {
 // startSession submits the jobs of free session s at its start plus their
 // recorded offsets.
 func (m *madonSource) startSession(s int) {
-	t0 := m.start[s]
-	first := m.p.Sessions[s].First
-	for _, ix := range m.p.Jobs(s) {
-		m.submit(ix, t0+sim.Time(m.p.Trace.Jobs[ix].Submit-first))
-	}
+	ss := &m.p.Sessions[s]
+	m.submitGroup(ss.Lo, ss.Hi, m.start[s])
 }
 
 func (m *madonSource) arrived(int32, sim.Time) {}

@@ -31,7 +31,7 @@ func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
 	if int(opt.Model) >= len(modelNames) {
 		return nil, fmt.Errorf("feedback: unknown model %d", opt.Model)
 	}
-	if t.NumUsers() == 0 {
+	if !hasUsers(t) {
 		return nil, ErrNoUsers
 	}
 	so := opt.SessionOptions()
@@ -40,7 +40,7 @@ func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := newCore(len(t.Jobs), w)
+	c := newCore(p, w, opt.Model != Madon)
 	s := &Source{c: c, Options: opt, Partition: p}
 	if opt.Model == Madon {
 		s.Graph = session.SessionGraph(p, opt.Reduction)
@@ -134,4 +134,14 @@ func Rigid(ctx context.Context, t *trace.Trace, s sim.Scheduler, so sim.Options)
 		return nil, err
 	}
 	return &Run{Result: res, Workload: w, Trace: t}, nil
+}
+
+// hasUsers reports whether any job of t has a user ID.
+func hasUsers(t *trace.Trace) bool {
+	for i := range t.Jobs {
+		if t.Jobs[i].User >= 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -98,9 +98,7 @@ func (z *zakaySource) release(b int32, r Reason, now sim.Time) {
 	if r != Initial {
 		t = max(z.model.arrival(z, b, r, now), now)
 	}
-	for _, ix := range z.p.BatchJobs(int(b)) {
-		z.submit(ix, t+sim.Time(z.p.Trace.Jobs[ix].Submit-bt.First))
-	}
+	z.submitGroup(bt.Lo, bt.Hi, t)
 }
 
 // userEnd returns the batch range end of user u.

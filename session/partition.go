@@ -1,6 +1,8 @@
 package session
 
 import (
+	"slices"
+
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -117,7 +119,7 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 		}
 		p.End[i] = e
 	}
-	users := t.Users()
+	users := groupUsers(t)
 	p.Users = make([]User, 0, len(users))
 	p.Sessions = make([]Session, 0, n/2+1)
 	p.Batches = make([]Batch, 0, n/2+1)
@@ -195,4 +197,71 @@ func (p *Partition) cutUser(u trace.User) {
 			userMax = max(userMax, eff)
 		}
 	}
+}
+
+// groupUsers is [trace.Trace.Users] in linear time for logs sorted by
+// submit time: jobs are bucketed by user in file order and a user's jobs
+// are sorted only when the file order is not (submit, job number).
+func groupUsers(t *trace.Trace) []trace.User {
+	idx := make(map[int32]int32, 512)
+	var ids []int32
+	count := make([]int32, 0, 512)
+	uix := make([]int32, len(t.Jobs))
+	for i := range t.Jobs {
+		u := t.Jobs[i].User
+		k, ok := idx[u]
+		if !ok {
+			k = int32(len(ids))
+			idx[u] = k
+			ids = append(ids, u)
+			count = append(count, 0)
+		}
+		uix[i] = k
+		count[k]++
+	}
+	order := make([]int32, len(ids))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return int(ids[a]) - int(ids[b]) })
+	all := make([]int, len(t.Jobs))
+	off := make([]int, len(ids))
+	us := make([]trace.User, len(ids))
+	n := 0
+	for _, k := range order {
+		off[k] = n
+		us[k] = trace.User{ID: ids[k], Jobs: all[n : n : n+int(count[k])]}
+		n += int(count[k])
+	}
+	for i := range t.Jobs {
+		k := uix[i]
+		us[k].Jobs = append(us[k].Jobs, i)
+	}
+	cmp := func(a, b int) int {
+		ja, jb := &t.Jobs[a], &t.Jobs[b]
+		switch {
+		case ja.Submit != jb.Submit:
+			return compare(ja.Submit, jb.Submit)
+		}
+		return compare(ja.ID, jb.ID)
+	}
+	out := make([]trace.User, 0, len(ids))
+	for _, k := range order {
+		u := us[k]
+		if !slices.IsSortedFunc(u.Jobs, cmp) {
+			slices.SortStableFunc(u.Jobs, cmp)
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+func compare(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
