@@ -34,4 +34,5 @@ func (e *RangeError) Error() string {
 	return fmt.Sprintf("resample: %s %s is out of range; valid: %s to %s", e.Name, e.Value, e.Min, e.Max)
 }
 
-var errNoRare = errors.New("resample: RB_NPW > 0 but the rare-behaviour pool is empty; name rare behaviours (--rare USER:BEGIN-END) or turn on the detector (--detect-rare)")
+// ErrNoRare is returned when RBNPW > 0 but no rare behaviour was named or detected.
+var ErrNoRare = errors.New("resample: RB_NPW > 0 but the rare-behaviour pool is empty; name rare behaviours (--rare USER:BEGIN-END) or turn on the detector (--detect-rare)")

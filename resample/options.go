@@ -114,7 +114,7 @@ func (p *Pools) params(opt Options) (Params, error) {
 		return Params{}, &RangeError{Name: "RB_NPW", Value: fmtFloat(opt.RBNPW), Min: "0", Max: fmtFloat(pr.WeeklyRate) + " (the weekly arrival rate of temporary users)"}
 	}
 	if opt.RBNPW > 0 && len(p.Rare) == 0 {
-		return Params{}, errNoRare
+		return Params{}, ErrNoRare
 	}
 	return pr, nil
 }
