@@ -243,6 +243,9 @@ func Clean(t *trace.Trace, opt Options) (*trace.Trace, *Report, error) {
 			active = append(active, r)
 		}
 	}
+	for _, f := range opt.Filters {
+		f.Bind(t)
+	}
 	kept := make([]trace.Job, 0, t.Len())
 jobs:
 	for i := range t.Jobs {

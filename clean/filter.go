@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -17,18 +18,34 @@ import (
 //	status=5 and run=0
 //
 // An expression combines comparisons with "and", "or", "not" and
-// parentheses. A comparison relates field names and numbers with =, ==, !=,
-// <, <=, > or >=, and may be chained ("A<job<B" means "A<job and job<B").
-// The fields are listed by [FilterFields]. Values compare as numbers, so
-// unknown values compare as -1. When cleaning, the jobs an expression
-// matches are dropped.
+// parentheses. A comparison relates field names, numbers and dates with =,
+// ==, !=, <, <=, > or >=, and may be chained ("A<job<B" means "A<job and
+// job<B"). The fields are listed by [FilterFields]; "hour" is the local
+// hour of day of the submit time. A date ("2006-12-18" or "2006-12-18
+// 00:00:00", local time) stands for its time in seconds since the log's
+// start, to compare with submit. Values compare as numbers, so unknown
+// values compare as -1. When cleaning, the jobs an expression matches are
+// dropped.
+//
+// Local time comes from the trace the filter is bound to ([Filter.Bind];
+// [Clean] binds its filters); an unbound filter uses UTC and relative time
+// 0 at the Unix epoch.
 type Filter struct {
 	text  string
 	match func(*trace.Job) bool
+	env   *env
+}
+
+// env is what a filter needs beyond the job: the log's clock, for "hour"
+// and date literals.
+type env struct {
+	clock *trace.Clock
+	binds []func(*trace.Clock) // recompute date literals for a clock
 }
 
 // fieldGetters maps each field name accepted in filter expressions to its
 // value; the short names come first, the CSV column names are aliases.
+// ("hour" is handled by the parser, which knows the clock.)
 var fieldGetters = map[string]func(*trace.Job) float64{
 	"job":        func(j *trace.Job) float64 { return float64(j.ID) },
 	"submit":     func(j *trace.Job) float64 { return float64(j.Submit) },
@@ -53,7 +70,7 @@ var fieldGetters = map[string]func(*trace.Job) float64{
 
 // fieldAliases maps other accepted names to the names of fieldGetters.
 var fieldAliases = map[string]string{
-	"runtime": "run", "executable": "app", "exe": "app", "think_time": "think",
+	"runtime": "run", "executable": "app", "exe": "app", "think_time": "think", "proc": "procs",
 }
 
 func init() {
@@ -76,6 +93,7 @@ func FilterFields() []string {
 	for n := range fieldGetters {
 		names = append(names, n)
 	}
+	names = append(names, "hour")
 	sort.Strings(names)
 	return names
 }
@@ -83,7 +101,7 @@ func FilterFields() []string {
 // ParseFilter parses a filter expression. The error gives the position and
 // what was expected.
 func ParseFilter(s string) (*Filter, error) {
-	p := &parser{src: s}
+	p := &parser{src: s, env: &env{clock: epochClock()}}
 	p.next()
 	m, err := p.or()
 	if err == nil && p.tok.kind != tEOF {
@@ -92,7 +110,21 @@ func ParseFilter(s string) (*Filter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("filter %q: %w", s, err)
 	}
-	return &Filter{text: strings.Join(strings.Fields(s), " "), match: m}, nil
+	return &Filter{text: strings.Join(strings.Fields(s), " "), match: m, env: p.env}, nil
+}
+
+// epochClock is the clock of a log starting at the Unix epoch in UTC.
+func epochClock() *trace.Clock {
+	return (&trace.Trace{}).Clock()
+}
+
+// Bind makes the filter read local times ("hour", dates) with t's clock.
+func (f *Filter) Bind(t *trace.Trace) {
+	c := t.Clock()
+	f.env.clock = c
+	for _, b := range f.env.binds {
+		b(c)
+	}
 }
 
 // MustParseFilter is like [ParseFilter] but panics on error; for constant
@@ -117,6 +149,7 @@ const (
 	tEOF tokKind = iota
 	tNum
 	tIdent
+	tDate
 	tOp
 	tLParen
 	tRParen
@@ -133,6 +166,7 @@ type parser struct {
 	src string
 	i   int
 	tok token
+	env *env
 }
 
 func (p *parser) errorf(format string, a ...any) error {
@@ -166,6 +200,8 @@ func (p *parser) next() {
 			p.i++
 		}
 		p.tok = token{kind: tOp, text: p.src[start:p.i], pos: start}
+	case c >= '0' && c <= '9' && p.date():
+		p.tok = token{kind: tDate, text: p.src[start:p.i], pos: start}
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		p.i++
 		for p.i < len(p.src) && (p.src[p.i] == '.' || p.src[p.i] >= '0' && p.src[p.i] <= '9' ||
@@ -189,6 +225,23 @@ func (p *parser) next() {
 		p.i++
 		p.tok = token{kind: tIdent, text: p.src[start:p.i], pos: start}
 	}
+}
+
+// dateLayouts are the forms of date literals, longest first.
+var dateLayouts = []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
+
+// date consumes a date literal at p.i, if there is one.
+func (p *parser) date() bool {
+	rest := p.src[p.i:]
+	for _, l := range dateLayouts {
+		if len(rest) >= len(l) {
+			if _, err := time.Parse(l, rest[:len(l)]); err == nil {
+				p.i += len(l)
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (p *parser) keyword(k string) bool {
@@ -263,8 +316,33 @@ func (p *parser) operand() (operand, error) {
 		v := p.tok.num
 		p.next()
 		return func(*trace.Job) float64 { return v }, nil
+	case tDate:
+		text := p.tok.text
+		var layout string
+		for _, l := range dateLayouts {
+			if len(l) == len(text) {
+				if _, err := time.Parse(l, text); err == nil {
+					layout = l
+					break
+				}
+			}
+		}
+		v := new(float64)
+		bind := func(c *trace.Clock) {
+			tm, _ := time.ParseInLocation(layout, text, c.Loc)
+			*v = float64(tm.Unix() - c.Start)
+		}
+		bind(p.env.clock)
+		p.env.binds = append(p.env.binds, bind)
+		p.next()
+		return func(*trace.Job) float64 { return *v }, nil
 	case tIdent:
 		name := strings.ToLower(p.tok.text)
+		if name == "hour" {
+			e := p.env
+			p.next()
+			return func(j *trace.Job) float64 { return float64(e.clock.HourOfDay(j.Submit)) }, nil
+		}
 		if a, ok := fieldAliases[name]; ok {
 			name = a
 		}
@@ -275,7 +353,7 @@ func (p *parser) operand() (operand, error) {
 		p.next()
 		return g, nil
 	}
-	return nil, p.errorf("expected a field name or a number")
+	return nil, p.errorf("expected a field name, a number or a date")
 }
 
 func compare(op string, a, b float64) bool {

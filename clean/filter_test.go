@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/clean"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -50,10 +51,10 @@ func TestFilterErrors(t *testing.T) {
 		expr string
 		want string
 	}{
-		{"", "column 1: expected a field name or a number, found end of expression"},
+		{"", "column 1: expected a field name, a number or a date, found end of expression"},
 		{"user", "expected a comparison operator"},
-		{"user=", "column 6: expected a field name or a number"},
-		{"usr=3", `expected a field name (app, cpu, group, job,`},
+		{"user=", "column 6: expected a field name, a number or a date"},
+		{"usr=3", `expected a field name (app, cpu, group, hour, job,`},
 		{"user=3 and", "found end of expression"},
 		{"user=3 job<5", `expected "and", "or"`},
 		{"(user=3", `expected ")"`},
@@ -78,4 +79,30 @@ func ExampleParseFilter() {
 	j := trace.Job{ID: 20000, User: 374}
 	fmt.Println(f, f.Match(&j))
 	// Output: user=374 and 14968<job<28553 true
+}
+
+func TestFilterLocalTime(t *testing.T) {
+	var h swf.Header
+	h.Add("UnixStartTime", "1163199901") // Fri Nov 10 15:05:01 PST 2006
+	h.Add("TimeZoneString", "US/Pacific")
+	tr := trace.New(h, []trace.Job{{ID: 1, Submit: 0}, {ID: 2, Submit: 12 * 3600}}, trace.Options{})
+	tests := []struct {
+		expr string
+		want [2]bool
+	}{
+		{"hour=15", [2]bool{true, false}},
+		{"hour>=3 and hour<=3", [2]bool{false, true}}, // 03:05 on Nov 11
+		{"submit<=2006-11-11", [2]bool{true, false}},
+		{"submit<2006-11-11 03:05:01", [2]bool{true, false}},
+		{"submit<=2006-11-11T03:05:01", [2]bool{true, true}},
+	}
+	for _, tt := range tests {
+		f := clean.MustParseFilter(tt.expr)
+		f.Bind(tr)
+		for i := range tr.Jobs {
+			if got := f.Match(&tr.Jobs[i]); got != tt.want[i] {
+				t.Errorf("%q on job %d = %v, want %v", tt.expr, i+1, got, tt.want[i])
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package clean_test
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"testing"
 
@@ -259,4 +260,45 @@ func ExampleDetectFlurries() {
 		fmt.Println(f.Method, f.User, f.Jobs, f.Filter)
 	}
 	// Output: weekly 7 1000 user=7 and job>=1001 and job<=2070
+}
+
+// TestArchiveFilters parses the filter expressions that the archive's
+// cleaned logs list in their headers ("user=374 and (job>=14969 and
+// job<=28552) (11740 jobs removed)") and checks that they match none of the
+// jobs left in those logs.
+func TestArchiveFilters(t *testing.T) {
+	re := regexp.MustCompile(`^;\s+(.*\S)\s+\((\d+) jobs removed\)\s*$`)
+	total := 0
+	for _, lg := range testdata.Logs {
+		tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range tr.Header.Lines {
+			m := re.FindStringSubmatch(l.String())
+			if m == nil {
+				continue
+			}
+			f, err := clean.ParseFilter(m[1])
+			if err != nil {
+				t.Errorf("%s: %v", lg.File, err)
+				continue
+			}
+			f.Bind(tr)
+			total++
+			n := 0
+			for i := range tr.Jobs {
+				if f.Match(&tr.Jobs[i]) {
+					n++
+				}
+			}
+			if n != 0 {
+				t.Errorf("%s: %q matches %d jobs of the cleaned log, want 0", lg.File, m[1], n)
+			}
+		}
+	}
+	if total == 0 {
+		t.Fatal("no filters found in the logs' headers")
+	}
+	t.Logf("%d archive filters parsed", total)
 }

@@ -52,10 +52,13 @@ Parallel Workloads Archive (jobs that match are dropped):
 
   user=374 and 14968<job<28553        user=21 and (job>=13717 and job<=16207)
   status=5 and run=0                  processors>64 or reqtime=-1
+  user=5 and hour=3                   submit<=2006-12-18 00:00:00
 
 Fields: job, submit, wait, run, procs, cpu, mem, reqprocs, reqtime, reqmem,
 status, user, group, app, queue, partition, preceding, think, processors
-(allocated, else requested), or the CSV column names.
+(allocated, else requested), hour (local hour of day of the submit time), or
+the CSV column names. Dates (2006-12-18, 2006-12-18 00:00:00) are local times
+and compare with submit.
 
 Flurries, bursts of jobs by one user, are found by two detectors on weekly
 job counts (weeks start Monday 00:00 local time):
