@@ -47,6 +47,17 @@ func (s Status) Err() error {
 // MarshalText encodes the status as its name.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText decodes a status name written by MarshalText.
+func (s *Status) UnmarshalText(b []byte) error {
+	for _, c := range []Status{Converged, IterationLimit, Failure} {
+		if string(b) == c.String() {
+			*s = c
+			return nil
+		}
+	}
+	return fmt.Errorf("fit: unknown status %q", b)
+}
+
 // Sentinel errors.
 var (
 	// ErrIterationLimit is Status IterationLimit as an error.

@@ -67,10 +67,8 @@ func (f *traceFlags) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.procs, "procs", 0, "machine size in processors (default: the log's MaxProcs, else MaxNodes)")
 }
 
-// load reads the trace named on the command line.
+// load reads the trace named on the command line, in any format hpcwl
+// reads (see loadAnyTrace).
 func (f *traceFlags) load(name string) (*trace.Trace, error) {
-	if f.procs < 0 {
-		return nil, usagef("--procs must be positive, got %d", f.procs)
-	}
-	return trace.Load(name, trace.Options{Procs: f.procs})
+	return loadAnyTrace(name, trace.Options{Procs: f.procs})
 }

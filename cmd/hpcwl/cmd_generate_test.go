@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGenerateLublinDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.swf"), filepath.Join(dir, "b.swf")
+	for _, out := range []string{a, b} {
+		if code, _, errOut := runCLI(t, "generate", "lublin", "--procs", "256", "--jobs", "3000", "--seed", "7", "-o", out); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+	}
+	ba, _ := os.ReadFile(a)
+	bb, _ := os.ReadFile(b)
+	if len(ba) == 0 || !bytes.Equal(ba, bb) {
+		t.Fatalf("same seed gave different outputs (%d and %d bytes)", len(ba), len(bb))
+	}
+	for _, want := range []string{"; MaxProcs: 256", "Seed: 7", "generate lublin --seed 7"} {
+		if !strings.Contains(string(ba), want) {
+			t.Errorf("header lacks %q", want)
+		}
+	}
+	code, out, _ := runCLI(t, "info", "--json", a)
+	var s struct{ Jobs, Procs int }
+	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s.Jobs != 3000 || s.Procs != 256 {
+		t.Errorf("info on the generated log: exit %d, %+v", code, s)
+	}
+	c := filepath.Join(dir, "c.swf")
+	runCLI(t, "generate", "lublin", "--procs", "256", "--jobs", "3000", "--seed", "8", "-o", c)
+	if bc, _ := os.ReadFile(c); bytes.Equal(ba, bc) {
+		t.Error("different seeds gave the same output")
+	}
+}
+
+func TestFitLublinRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	logFile, params := filepath.Join(dir, "g.swf"), filepath.Join(dir, "p.json")
+	if code, _, e := runCLI(t, "generate", "lublin", "--jobs", "5000", "--seed", "3", "-o", logFile); code != 0 {
+		t.Fatal(e)
+	}
+	code, out, errOut := runCLI(t, "fit", "lublin", "--status", "all", "--json", "-o", params, logFile)
+	if code != 0 {
+		t.Fatalf("fit lublin: exit %d: %s", code, errOut)
+	}
+	var rep fitLublinReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// The published whole-sample serial fraction is 0.244 (spec section 4.4);
+	// 5000 draws put the estimate within a few points of it.
+	if p := rep.Params.Whole.SerialProb; p < 0.20 || p > 0.29 {
+		t.Errorf("fitted serial fraction %.3f, want near 0.244", p)
+	}
+	if code, _, e := runCLI(t, "generate", "lublin", "--params", params, "--jobs", "100", "-o", filepath.Join(dir, "again.swf")); code != 0 {
+		t.Errorf("generating from fitted parameters: %s", e)
+	}
+}
+
+func TestGenerateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"mode":"whole","whole":{"serial_prob":1.7}}`), 0o644)
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"generate"}, 2, "available: lublin"},
+		{[]string{"generate", "feitelson96"}, 2, "unknown model"},
+		{[]string{"generate", "lublin", "--mode", "odd"}, 2, "--mode"},
+		{[]string{"generate", "lublin", "--duration", "soon"}, 2, "unit"},
+		{[]string{"generate", "lublin", "--params", bad, "-o", filepath.Join(dir, "x.swf")}, 1, "serial_prob"},
+		{[]string{"generate", "lublin", "-o", filepath.Join(dir, "x.txt")}, 2, "--to"},
+		{[]string{"fit", "--families", "cauchy", "builtin:KTH-SP2"}, 2, "valid:"},
+		{[]string{"fit", "lublin", "--exclude-slots", "60", "builtin:KTH-SP2"}, 2, "0-47"},
+	}
+	for _, tc := range tests {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errOut, tc.code, tc.msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.swf")); err == nil {
+		t.Error("a failed run left an output file")
+	}
+}
+
+func TestFitRanksGenerated(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "g.swf")
+	runCLI(t, "generate", "lublin", "--jobs", "2000", "--seed", "5", "-o", logFile)
+	code, out, errOut := runCLI(t, "fit", "--json", "--families", "lognormal,gamma,exponential", logFile)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep fitReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Variables) != 4 || rep.Variables[0].Variable != "runtime" || len(rep.Variables[0].Candidates) != 3 {
+		t.Fatalf("report = %+v", rep.Variables)
+	}
+	c := rep.Variables[0].Candidates
+	if c[0].KS.D > c[1].KS.D || c[1].KS.D > c[2].KS.D {
+		t.Errorf("runtime candidates not ranked by KS distance: %v %v %v", c[0].KS.D, c[1].KS.D, c[2].KS.D)
+	}
+	// Requested times are unknown in the model's output: nothing to fit.
+	if rep.Variables[3].N != 0 {
+		t.Errorf("requested_time n = %d, want 0", rep.Variables[3].N)
+	}
+}
