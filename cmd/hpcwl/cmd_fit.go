@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/hpcwl/hpcwl/fit"
