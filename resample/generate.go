@@ -81,6 +81,9 @@ type gen struct {
 	pr    Params
 	rng   *rand.Rand
 	insts []Copy
+	// once leaves out the regenerated long-term copies (TBUOS regenerates
+	// them when their predecessor's last job ends).
+	once bool
 }
 
 // Generate draws one workload from the pools (spec section 6.7 with the
@@ -128,7 +131,7 @@ func (g *gen) longTerm() {
 			w0 := u.FirstWeek + (w1+c*(a/m))%a
 			shift := -w0
 			g.add(Copy{User: u.ID, Class: LongTerm, Slot: slot, Shift: shift, From: firstFrom(g.p, u, w0), u: u})
-			for s := shift + cycle; u.FirstWeek+s < g.pr.Weeks; s += cycle {
+			for s := shift + cycle; !g.once && u.FirstWeek+s < g.pr.Weeks; s += cycle {
 				g.add(Copy{User: u.ID, Class: LongTerm, Slot: slot, Shift: s, u: u})
 			}
 			slot++

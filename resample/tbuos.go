@@ -1,0 +1,363 @@
+package resample
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// TBUOSOptions configure [Pools.TBUOS].
+type TBUOSOptions struct {
+	// Options are the generator's options (duration, load factor, rare
+	// behaviours, seed and stream).
+	Options
+	// Feedback configures each copy's feedback source; the zero value
+	// means Zakay's Fluid model, variant V2, with Arrival sessions at 60
+	// min (spec section 18.5 #36). Its Seed is replaced by one derived from
+	// Options.Seed, Options.Stream and the copy.
+	Feedback *feedback.Options
+	// Procs is the machine size; 0 means the log's.
+	Procs int
+	// Predictor and Kill are passed to the simulator.
+	Predictor sim.Predictor
+	Kill      bool
+	// OffGap adds the user's original off-activity gap before a
+	// regenerated long-term copy is aligned (section 18.6 #40); by default
+	// it starts at the first week-aligned time of its first job after its
+	// predecessor's last job ended.
+	OffGap bool
+	// Progress receives the simulator's reports; nil means none.
+	Progress sim.Progress
+}
+
+// TBUOSRun is the outcome of a TBUOS simulation.
+type TBUOSRun struct {
+	// Result holds every simulated job. A job's User is its copy's
+	// simulated user (long-term slot s is user s+1, other copies follow);
+	// [TBUOSRun.Copy] gives its copy.
+	Result *sim.Result
+	// Params are the generator's parameters.
+	Params Params
+	// Copies are the copies that were started, in start order; a job's
+	// copy is Copies[ID >> 24].
+	Copies []Copy
+	// Regenerated counts the long-term copies started when a predecessor
+	// ended.
+	Regenerated int
+	// Rejected counts jobs the simulator could not run (wider than the
+	// machine), ended on arrival.
+	Rejected int
+}
+
+// Copy returns the copy of simulated job r.
+func (r *TBUOSRun) Copy(ref int) *Copy { return &r.Copies[r.Result.Jobs[ref].ID>>idShift] }
+
+// idShift places the copy number in the high bits of a simulated job ID.
+const idShift = 24
+
+// TBUOS runs the Trace-Based User-Oriented Simulation (spec section 13):
+// copies of the users are drawn as by [Pools.Generate], but each copy's
+// batches are released by feedback through a user model (Fluid by
+// default) instead of at fixed times. Temporary copies arrive at their
+// weeks and leave after their last job (the open part); long-term copies
+// are all present from the start and each is regenerated, aligned to the
+// week, when its last job ends (the closed part). No job is submitted at or
+// after the duration; jobs submitted before it run to completion.
+func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*TBUOSRun, error) {
+	pr, err := p.params(opt.Options)
+	if err != nil {
+		return nil, err
+	}
+	procs := opt.Procs
+	if procs <= 0 {
+		if procs, err = p.Trace.MachineSize(); err != nil {
+			return nil, err
+		}
+	}
+	fo := feedback.Options{Model: feedback.Fluid, Fluid: feedback.FluidV2}
+	if opt.Feedback != nil {
+		fo = *opt.Feedback
+	}
+	g := &gen{p: p, pr: pr, rng: rand.New(rand.NewPCG(opt.Seed, opt.Stream)), once: true}
+	g.longTerm()
+	g.initialTemporary()
+	g.weekly()
+	m := &mux{p: p, pr: pr, opt: opt, fo: fo, procs: procs, nextUser: int32(pr.LongTerm) + 1}
+	for _, c := range g.insts {
+		m.plan(c)
+	}
+	res, err := sim.Run(ctx, m, s, sim.Config{Procs: procs, Predictor: opt.Predictor, Kill: opt.Kill, Progress: opt.Progress})
+	if err != nil {
+		return nil, err
+	}
+	if m.err != nil {
+		return nil, m.err
+	}
+	run := &TBUOSRun{Result: res, Params: pr, Regenerated: m.regen}
+	for _, in := range m.insts {
+		run.Copies = append(run.Copies, in.c)
+		if in.src != nil {
+			run.Rejected += in.src.Rejected()
+		}
+	}
+	return run, nil
+}
+
+// instance is one copy in a TBUOS run.
+type instance struct {
+	c      Copy
+	user   int32 // simulated user ID
+	start  sim.Time
+	key    sim.Time // current heap key; -1 when finished
+	src    *feedback.Source
+	popped int
+	ended  int
+	done   bool
+}
+
+// mux is the TBUOS job source: it starts copies at their times and hands
+// the engine the jobs their feedback sources submit.
+type mux struct {
+	p        *Pools
+	pr       Params
+	opt      TBUOSOptions
+	fo       feedback.Options
+	procs    int
+	insts    []*instance
+	heap     keyHeap
+	nextUser int32
+	regen    int
+	err      error
+}
+
+// plan adds a copy to start at the time of its first job.
+func (m *mux) plan(c Copy) {
+	sh := int64(c.Shift) * Week
+	var start int64 = -1
+	for k := c.From; k < len(c.u.Jobs); k++ {
+		if t := m.p.cal.fromLocal(m.p.local[c.u.Jobs[k]] + sh); t >= 0 {
+			start = t
+			break
+		}
+	}
+	if start < 0 || start >= m.pr.Duration {
+		return
+	}
+	user := c.Slot + 1
+	if c.Slot < 0 {
+		user = m.nextUser
+		m.nextUser++
+	}
+	in := &instance{c: c, user: user, start: sim.Time(start), key: sim.Time(start)}
+	m.insts = append(m.insts, in)
+	m.heap.push(keyed{in.key, int32(len(m.insts) - 1)})
+}
+
+// build makes the feedback source of instance i: the copy's jobs from time
+// 0 on, shifted, as a one-user trace.
+func (m *mux) build(i int32) error {
+	in := m.insts[i]
+	c := &in.c
+	src := m.p.Trace
+	sh := int64(c.Shift) * Week
+	jobs := make([]trace.Job, 0, len(c.u.Jobs)-c.From)
+	prev := int64(0)
+	for k := c.From; k < len(c.u.Jobs); k++ {
+		t := m.p.cal.fromLocal(m.p.local[c.u.Jobs[k]] + sh)
+		if t < 0 {
+			continue
+		}
+		t = max(t, prev)
+		prev = t
+		j := src.Jobs[c.u.Jobs[k]]
+		j.ID = int64(i)<<idShift | int64(k)
+		j.Submit = t
+		j.User = in.user
+		j.Preceding = -1
+		jobs = append(jobs, j)
+	}
+	sub := trace.New(src.Header, jobs, trace.Options{Procs: m.procs})
+	w, err := sim.Prepare(sub, sim.PrepareOptions{Machine: sim.Machine{Procs: m.procs}, Oversize: sim.OversizeDrop})
+	if err != nil {
+		return err
+	}
+	fo := m.fo
+	fo.Seed = mix(m.opt.Seed, m.opt.Stream, uint64(i))
+	fs, err := feedback.NewSource(sub, w, fo)
+	if err != nil {
+		return fmt.Errorf("resample: copy of user %d: %w", c.User, err)
+	}
+	in.src = fs
+	return nil
+}
+
+// mix derives a copy's seed from the run's seed, stream and copy number
+// (the SplitMix64 finalizer over their combination).
+func mix(seed, stream, i uint64) uint64 {
+	z := seed ^ stream*0x9e3779b97f4a7c15 ^ (i+1)*0xbf58476d1ce4e5b9
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// rekey updates instance i's heap key after its source may have changed.
+func (m *mux) rekey(i int32) {
+	in := m.insts[i]
+	t, ok := in.src.Next()
+	if !ok {
+		in.key = -1
+		return
+	}
+	if t != in.key {
+		in.key = t
+		m.heap.push(keyed{t, i})
+	}
+}
+
+// top drops stale heap entries and returns the live top.
+func (m *mux) top() (keyed, bool) {
+	for m.heap.len() > 0 {
+		e := m.heap.a[0]
+		if in := m.insts[e.ref]; in.key == e.key {
+			return e, true
+		}
+		m.heap.pop()
+	}
+	return keyed{}, false
+}
+
+// Next implements [sim.JobSource]: no job is submitted at or after the
+// duration.
+func (m *mux) Next() (sim.Time, bool) {
+	e, ok := m.top()
+	if !ok || int64(e.key) >= m.pr.Duration {
+		return 0, false
+	}
+	return e.key, true
+}
+
+// Pop implements [sim.JobSource].
+func (m *mux) Pop(now sim.Time, dst []sim.Job) []sim.Job {
+	for {
+		e, ok := m.top()
+		if !ok || e.key != now {
+			return dst
+		}
+		m.heap.pop()
+		in := m.insts[e.ref]
+		if in.src == nil {
+			if err := m.build(e.ref); err != nil {
+				m.err = err
+				in.key = -1
+				continue
+			}
+		}
+		n := len(dst)
+		if t, ok := in.src.Next(); ok && t == now {
+			dst = in.src.Pop(now, dst)
+		}
+		in.popped += len(dst) - n
+		in.key = -2 // force a push
+		m.rekey(e.ref)
+		m.checkDone(e.ref, now)
+	}
+}
+
+// Started implements [sim.JobSource].
+func (m *mux) Started(v *sim.View, r sim.Ref) {
+	m.insts[v.ID(r)>>idShift].src.Started(v, r)
+}
+
+// Ended implements [sim.JobSource].
+func (m *mux) Ended(v *sim.View, r sim.Ref) {
+	i := int32(v.ID(r) >> idShift)
+	in := m.insts[i]
+	in.src.Ended(v, r)
+	in.ended++
+	m.rekey(i)
+	m.checkDone(i, v.Now())
+}
+
+// checkDone regenerates a long-term copy whose jobs have all ended.
+func (m *mux) checkDone(i int32, now sim.Time) {
+	in := m.insts[i]
+	if in.done || in.src.Unsubmitted() > 0 || in.ended < in.popped {
+		return
+	}
+	in.done = true
+	if in.c.Class != LongTerm {
+		return
+	}
+	u := in.c.u
+	after := int64(now)
+	if m.opt.OffGap {
+		after += (u.First - m.p.Start) + (m.p.End - u.Last)
+	}
+	// The smallest whole-week shift that puts the user's first job at or
+	// after the predecessor's end.
+	lf := m.p.local[u.Jobs[0]]
+	shift := weekOfLocal(m.p.cal.local(after) - lf + Week - 1)
+	for m.p.cal.fromLocal(lf+int64(shift)*Week) < after {
+		shift++
+	}
+	c := Copy{User: u.ID, Class: LongTerm, Slot: in.c.Slot, Shift: shift, u: u}
+	nb := len(m.insts)
+	m.plan(c)
+	if len(m.insts) > nb {
+		m.regen++
+	}
+}
+
+// keyHeap is a binary min-heap of (time, instance) pairs.
+type keyHeap struct{ a []keyed }
+
+type keyed struct {
+	key sim.Time
+	ref int32
+}
+
+func (h *keyHeap) len() int { return len(h.a) }
+
+func keyLess(a, b keyed) bool { return a.key < b.key || a.key == b.key && a.ref < b.ref }
+
+func (h *keyHeap) push(e keyed) {
+	h.a = append(h.a, e)
+	i := len(h.a) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !keyLess(h.a[i], h.a[p]) {
+			break
+		}
+		h.a[i], h.a[p] = h.a[p], h.a[i]
+		i = p
+	}
+}
+
+func (h *keyHeap) pop() keyed {
+	a := h.a
+	e := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	h.a = a[:n]
+	a = h.a
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		k := l
+		if r := l + 1; r < n && keyLess(a[r], a[l]) {
+			k = r
+		}
+		if !keyLess(a[k], a[i]) {
+			break
+		}
+		a[i], a[k] = a[k], a[i]
+		i = k
+	}
+	return e
+}
