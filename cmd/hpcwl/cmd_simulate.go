@@ -43,6 +43,7 @@ type simulateOptions struct {
 	swfOut          string
 	by              string
 	json            bool
+	fb              feedbackFlags
 }
 
 func newSimulateCommand(stdout, _ io.Writer) *cobra.Command {
@@ -67,11 +68,19 @@ requested time get one from --missing-estimate.
 
 --jobs writes one line per job with the columns of Batsim's jobs.csv, so that
 evalys and other Batsim tools read it; --swf writes the log with the simulated
-wait times. Metrics are in seconds.` + exitStatusHelp,
+wait times. Metrics are in seconds.
+
+--replay feedback replays the log with user feedback instead: each user's jobs
+are cut into sessions (--sessions) and a session (or batch) is submitted a
+recorded think time after the work it depends on ends in the simulation
+(--users madon: Madon's think-time replay; adjusted, distribution, fluid:
+Zakay's user models). The scheduler replay starts every job its recorded wait
+after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + exitStatusHelp,
 		Example: `  hpcwl simulate builtin:KTH-SP2 --scheduler easy
   hpcwl simulate builtin:KTH-SP2 --scheduler fcfs --jobs fcfs.csv --json
   hpcwl simulate SDSC-SP2-1998-4.2-cln.swf.gz --scheduler conservative --speed 2
-  hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month`,
+  hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month
+  hpcwl simulate builtin:KTH-SP2 --replay feedback --users madon --sessions a60 --speed 0.5`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runSimulate(cmd.Context(), opts, args[0], stdout)
@@ -95,6 +104,7 @@ wait times. Metrics are in seconds.` + exitStatusHelp,
 	f.StringVar(&opts.swfOut, "swf", "", "write the log with simulated wait times to `FILE`")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
+	opts.fb.add(cmd, "rigid")
 	return cmd
 }
 
@@ -144,6 +154,7 @@ type simulateReport struct {
 	Parameters simulateParams   `json:"parameters"`
 	Metrics    *metrics.Summary `json:"metrics"`
 	Events     int64            `json:"events"`
+	Feedback   *feedbackFigures `json:"feedback,omitempty"`
 }
 
 // simulateRun holds everything a run produced.
@@ -184,8 +195,15 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout 
 // simulate parses the options, loads the trace and runs the simulation.
 func simulate(ctx context.Context, opts simulateOptions, name string) (*simulateRun, error) {
 	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor})
+	if err != nil && !strings.EqualFold(opts.scheduler, "replay") {
+		return nil, usageError{fmt.Errorf("%w, replay", err)}
+	}
+	fb, err := opts.fb.isFeedback()
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
+	}
+	if _, err := opts.fb.options(); err != nil {
+		return nil, err
 	}
 	miss, err := sim.ParseMissPolicy(opts.missPolicy)
 	if err != nil {
@@ -222,7 +240,10 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if err != nil {
 		return nil, err
 	}
-	res, w, err := sim.Simulate(ctx, t, s, sim.Options{
+	if s == nil {
+		s = sched.NewReplay(sched.RecordedWaits(t))
+	}
+	frun, err := opts.fb.run(ctx, t, s, sim.Options{
 		PrepareOptions: sim.PrepareOptions{
 			Machine:         sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
 			Oversize:        over,
@@ -230,7 +251,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		},
 		Predictor: pred,
 		Kill:      opts.kill,
-	})
+	}, fb)
 	var oe *sim.OversizeError
 	if errors.As(err, &oe) {
 		return nil, fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or --oversize clamp, or a larger --procs",
@@ -239,6 +260,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if err != nil {
 		return nil, err
 	}
+	res, w := frun.Result, frun.Workload
 	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
 		NoGroups: !opts.json && opts.by == ""}) // breakdowns only where shown
 	if err != nil {
@@ -264,6 +286,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		},
 		Metrics: m,
 		Events:  res.Events,
+	}
+	if fb {
+		rep.Feedback = figuresOf(frun)
 	}
 	return &simulateRun{report: rep, trace: t, work: w, res: res}, nil
 }
@@ -341,6 +366,9 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	p("queue length\tmean %.1f, max %d", m.QueueMean, m.QueueMax)
 	p("backfilled\t%.1f%% of jobs", 100*m.Backfilled)
 	p("overruns\t%d jobs past their requested time; %d killed; %d deadline misses", in.Overruns, m.Killed, m.Misses)
+	if f := r.Feedback; f != nil {
+		printFeedbackLines(p, f)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -1,0 +1,499 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/metrics"
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/session"
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newEvaluateCommand) }
+
+// feedbackFlags choose between rigid and feedback replay and configure the
+// users; `hpcwl simulate` and `hpcwl evaluate` share them.
+type feedbackFlags struct {
+	replay    string
+	users     string
+	sessions  string
+	reduction string
+	fluid     string
+	seed      uint64
+}
+
+func (f *feedbackFlags) add(cmd *cobra.Command, replay string) {
+	fl := cmd.Flags()
+	if replay != "" {
+		fl.StringVar(&f.replay, "replay", replay, "rigid (recorded arrivals) or feedback (users react to the schedule)")
+	}
+	fl.StringVar(&f.users, "users", "madon", "user model of feedback replay: madon, adjusted, distribution, fluid")
+	fl.StringVar(&f.sessions, "sessions", "", "session partitioning: a0, a60, arrival:60m, interarrival:30m, ... (default a60 for madon, arrival:60m otherwise)")
+	fl.StringVar(&f.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
+	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows) or v2 (reinsert skipped windows)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the distribution and fluid user models")
+}
+
+// options parses the flags into feedback options.
+func (f *feedbackFlags) options() (feedback.Options, error) {
+	var o feedback.Options
+	var err error
+	if o.Model, err = feedback.ParseModel(f.users); err != nil {
+		return o, usagef("--users: %v", err)
+	}
+	if f.sessions != "" {
+		if o.Sessions, err = session.ParseSpec(f.sessions); err != nil {
+			return o, usagef("--sessions: %v", err)
+		}
+		o.SessionsSet = true
+	}
+	if o.Reduction, err = session.ParseReduction(f.reduction); err != nil {
+		return o, usagef("--reduction: %v", err)
+	}
+	switch strings.ToLower(f.fluid) {
+	case "v1", "1", "":
+	case "v2", "2":
+		o.Fluid = feedback.FluidV2
+	default:
+		return o, usagef("unknown --fluid %q; valid: v1, v2", f.fluid)
+	}
+	o.Seed = f.seed
+	return o, nil
+}
+
+// isFeedback reports whether --replay asks for feedback.
+func (f *feedbackFlags) isFeedback() (bool, error) {
+	switch strings.ToLower(f.replay) {
+	case "rigid", "":
+		return false, nil
+	case "feedback", "fb":
+		return true, nil
+	}
+	return false, usagef("unknown --replay %q; valid: rigid, feedback", f.replay)
+}
+
+// replayRun runs t rigidly or with feedback per f.
+func (f *feedbackFlags) run(ctx context.Context, t *trace.Trace, s sim.Scheduler, so sim.Options, fb bool) (*feedback.Run, error) {
+	if !fb {
+		return feedback.Rigid(ctx, t, s, so)
+	}
+	fo, err := f.options()
+	if err != nil {
+		return nil, err
+	}
+	return feedback.Simulate(ctx, t, s, so, fo)
+}
+
+// newScheduler builds a scheduler by name; "replay" (the test oracle that
+// starts every job its recorded wait after arrival) needs the trace.
+func newScheduler(name string, o sched.Options, t *trace.Trace) (sim.Scheduler, error) {
+	if strings.EqualFold(name, "replay") {
+		return sched.NewReplay(sched.RecordedWaits(t)), nil
+	}
+	s, err := sched.NewWithOptions(name, o)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%w, replay", err)}
+	}
+	return s, nil
+}
+
+// feedbackFigures are the figures of a feedback run.
+type feedbackFigures struct {
+	Users     string            `json:"users"`
+	Sessions  string            `json:"sessions"`
+	Reduction string            `json:"reduction"`
+	Seed      uint64            `json:"seed"`
+	Rejected  int               `json:"rejected"`
+	Lateness  feedback.Lateness `json:"lateness"`
+	Activity  feedback.Activity `json:"activity"`
+	// CycleDistance is the total variation distance between the weekly
+	// cycles of simulated and recorded submissions (0 = same shape).
+	CycleDistance float64 `json:"weekly_cycle_distance"`
+	// DayShare and RecordedDayShare are the fractions of submissions on
+	// weekdays 08:00-18:00.
+	DayShare         float64 `json:"day_share"`
+	RecordedDayShare float64 `json:"recorded_day_share"`
+	// Releases counts batch releases by reason (Zakay models).
+	Releases map[string]int `json:"batch_releases,omitempty"`
+}
+
+func figuresOf(run *feedback.Run) *feedbackFigures {
+	src := run.Source
+	t := run.Trace
+	rec := make([]sim.Time, len(t.Jobs))
+	for i := range t.Jobs {
+		rec[i] = sim.Time(t.Jobs[i].Submit)
+	}
+	c := t.Clock()
+	cs, cr := feedback.WeeklyCycle(c, src.Submitted()), feedback.WeeklyCycle(c, rec)
+	f := &feedbackFigures{
+		Users: src.Options.Model.String(), Sessions: src.Options.Sessions.String(),
+		Reduction: src.Options.Reduction.String(), Seed: src.Options.Seed, Rejected: src.Rejected(),
+		Lateness:      feedback.LatenessOf(t, src.Submitted()),
+		Activity:      feedback.ActivityOf(src.Partition, src.Submitted(), src.Ends()),
+		CycleDistance: cs.Distance(cr), DayShare: cs.DayShare(), RecordedDayShare: cr.DayShare(),
+	}
+	if src.Options.Model != feedback.Madon {
+		i, fo, d := src.Releases()
+		f.Releases = map[string]int{"initial": i, "follows": fo, "dependency": d}
+	}
+	return f
+}
+
+// printFeedbackLines prints the feedback figures as table lines.
+func printFeedbackLines(p func(string, ...any), f *feedbackFigures) {
+	p("feedback\t%s users, sessions %s, %s reduction; %d jobs rejected", f.Users, f.Sessions, f.Reduction, f.Rejected)
+	l := &f.Lateness
+	p("lateness\tmean %.2f days, relative %.3f, additional %.2f s", l.Mean/86400, l.Relative, l.Additional)
+	a := &f.Activity
+	p("user activity\tmedian %.2f days (recorded %.2f); median throughput %.1f jobs/week (recorded %.1f)",
+		a.Length.P50/86400, a.RecordedLength.P50/86400, a.Throughput, a.RecordedThroughput)
+	p("weekly cycle\t%.1f%% of submissions on weekdays 8-18h (recorded %.1f%%); distance %.3f",
+		100*f.DayShare, 100*f.RecordedDayShare, f.CycleDistance)
+}
+
+// evaluateOptions are the options of `hpcwl evaluate`.
+type evaluateOptions struct {
+	trace          traceFlags
+	fb             feedbackFlags
+	scheduler      string
+	procsFactor    float64
+	speed          float64
+	estimateFactor float64
+	oversize       string
+	jobsOut        string
+	json           bool
+}
+
+func newEvaluateCommand(stdout, _ io.Writer) *cobra.Command {
+	var opts evaluateOptions
+	cmd := &cobra.Command{
+		Use:   "evaluate TRACE",
+		Short: "Compare rigid and feedback replay of a log under a change",
+		Long: `Evaluate answers a scheduler researcher's first question - what happens to
+this workload if the machine or the scheduler changes? - twice: once by rigid
+replay (every job arrives at its recorded time, the usual method) and once by
+replay with feedback (users submit their next work a recorded think time after
+the work it depends on finishes in the simulation; Madon et al. 2024, Zakay &
+Feitelson). It prints one table: the recorded log, the rigid replay and the
+feedback replay side by side, with makespan, waits, slowdowns, utilization,
+throughput and the lateness of submissions (Madon's mean, relative and
+additional lateness).
+
+A change is any of --scheduler, --procs-factor and --speed. Without one, the
+change is halving the node speed (--speed 0.5, Madon's perf/2): a rigid replay
+then piles up weeks of waits because users keep submitting at the recorded
+pace, while with feedback they slow down.
+
+Jobs wider than the changed machine are rejected (--oversize drop; a rejected
+job counts as finished on arrival for the work that depends on it). A log
+without user IDs cannot do feedback; use hpcwl simulate for rigid replay.
+
+--jobs writes one line per job: recorded, rigid and feedback submit, start and
+end times.` + exitStatusHelp,
+		Example: `  hpcwl evaluate builtin:KTH-SP2
+  hpcwl evaluate builtin:KTH-SP2 --scheduler fcfs
+  hpcwl evaluate builtin:KTH-SP2 --procs-factor 0.5 --sessions a0
+  hpcwl evaluate SDSC-SP2-1998-4.2-cln.swf.gz --speed 2 --users fluid --json
+  hpcwl evaluate builtin:KTH-SP2 --jobs kth-perf2.csv`,
+		Args: exactArgs(1, "one TRACE"),
+		RunE: action(func(cmd *cobra.Command, args []string) error {
+			return runEvaluate(cmd.Context(), opts, args[0], stdout)
+		}),
+	}
+	opts.trace.add(cmd)
+	opts.fb.add(cmd, "")
+	f := cmd.Flags()
+	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", ")+", replay")
+	f.Float64Var(&opts.procsFactor, "procs-factor", 0, "multiply the machine size by this factor (infra*2: 2, infra/2: 0.5)")
+	f.Float64Var(&opts.speed, "speed", 0, "node speed; runtimes are divided by it (perf*2: 2, perf/2: 0.5)")
+	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
+	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
+	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV) to `FILE`")
+	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
+	return cmd
+}
+
+// evaluateColumn is one column of the comparison.
+type evaluateColumn struct {
+	Metrics  *metrics.Summary  `json:"metrics"`
+	Rejected int               `json:"rejected"`
+	Activity feedback.Activity `json:"activity"`
+	Feedback *feedbackFigures  `json:"feedback,omitempty"`
+}
+
+// evaluateReport is the JSON form of `hpcwl evaluate`.
+type evaluateReport struct {
+	Version     string         `json:"hpcwl_version"`
+	Trace       string         `json:"trace"`
+	SHA256      string         `json:"sha256,omitempty"`
+	Jobs        int            `json:"jobs"`
+	Change      string         `json:"change"`
+	Scheduler   string         `json:"scheduler"`
+	Procs       int            `json:"procs"`
+	TraceProcs  int            `json:"trace_procs"`
+	ProcsFactor float64        `json:"procs_factor"`
+	Speed       float64        `json:"speed"`
+	Recorded    evaluateColumn `json:"recorded"`
+	Rigid       evaluateColumn `json:"rigid"`
+	Feedback    evaluateColumn `json:"feedback"`
+}
+
+func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout io.Writer) error {
+	if opts.procsFactor < 0 || opts.speed < 0 || math.IsInf(opts.procsFactor, 0) || math.IsInf(opts.speed, 0) ||
+		math.IsNaN(opts.procsFactor) || math.IsNaN(opts.speed) {
+		return usagef("--procs-factor and --speed must be positive numbers")
+	}
+	fo, err := opts.fb.options()
+	if err != nil {
+		return err
+	}
+	over, err := sim.ParseOversize(opts.oversize)
+	if err != nil {
+		return usageError{err}
+	}
+	change := describeChange(&opts)
+	t, err := opts.trace.load(name)
+	if err != nil {
+		return err
+	}
+	if t.Len() == 0 {
+		return fmt.Errorf("%s: the log holds no jobs", name)
+	}
+	so := sim.Options{PrepareOptions: sim.PrepareOptions{
+		Machine:  sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
+		Oversize: over,
+	}}
+	var runs [2]*feedback.Run
+	for k := range runs {
+		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor}, t)
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			runs[k], err = feedback.Rigid(ctx, t, s, so)
+		} else {
+			runs[k], err = feedback.Simulate(ctx, t, s, so, fo)
+		}
+		var oe *sim.OversizeError
+		if errors.As(err, &oe) {
+			return fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or clamp",
+				name, oe.JobID, oe.Procs, oe.Machine)
+		}
+		if errors.Is(err, feedback.ErrNoUsers) {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	rep, err := evaluateReportOf(t, runs, &opts, change)
+	if err != nil {
+		return err
+	}
+	if opts.jobsOut != "" {
+		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
+			return err
+		}
+		if opts.jobsOut == "-" {
+			return nil
+		}
+	}
+	if opts.json {
+		return writeJSON(stdout, rep)
+	}
+	return printEvaluate(stdout, rep)
+}
+
+// describeChange fills in the default change and names it.
+func describeChange(o *evaluateOptions) string {
+	if o.procsFactor == 0 && o.speed == 0 && strings.EqualFold(o.scheduler, "easy") && o.estimateFactor == 0 {
+		o.speed = 0.5
+	}
+	var parts []string
+	if !strings.EqualFold(o.scheduler, "easy") {
+		parts = append(parts, "scheduler "+strings.ToLower(o.scheduler))
+	}
+	if o.speed != 0 && o.speed != 1 {
+		parts = append(parts, "node speed x"+strconv.FormatFloat(o.speed, 'g', 4, 64))
+	}
+	if o.procsFactor != 0 && o.procsFactor != 1 {
+		parts = append(parts, "machine size x"+strconv.FormatFloat(o.procsFactor, 'g', 4, 64))
+	}
+	if o.estimateFactor != 0 {
+		parts = append(parts, "estimates x"+strconv.FormatFloat(o.estimateFactor, 'g', 4, 64))
+	}
+	if len(parts) == 0 {
+		return "none (EASY on the recorded machine)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions, change string) (*evaluateReport, error) {
+	mo := metrics.Options{Clock: t.Clock(), NoGroups: true}
+	rec, err := metrics.Compute(recordedResult(t), mo)
+	if err != nil {
+		return nil, err
+	}
+	rep := &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
+		Scheduler: strings.ToLower(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
+		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed, Recorded: evaluateColumn{Metrics: rec}}
+	for k, col := range []*evaluateColumn{&rep.Rigid, &rep.Feedback} {
+		m, err := metrics.Compute(runs[k].Result, mo)
+		if err != nil {
+			return nil, err
+		}
+		w := runs[k].Workload
+		col.Metrics, col.Rejected = m, w.Dropped+w.DroppedOversize
+		if k == 1 {
+			col.Feedback = figuresOf(runs[k])
+			col.Activity = col.Feedback.Activity
+		}
+	}
+	p := runs[1].Source.Partition
+	recSub := make([]sim.Time, len(t.Jobs))
+	end := make([]sim.Time, len(t.Jobs))
+	for i := range t.Jobs {
+		recSub[i], end[i] = sim.Time(t.Jobs[i].Submit), sim.Time(p.End[i])
+	}
+	rep.Recorded.Activity = feedback.ActivityOf(p, recSub, end)
+	for _, o := range runs[0].Result.Jobs {
+		end[o.Index] = o.End
+	}
+	rep.Rigid.Activity = feedback.ActivityOf(p, recSub, end)
+	return rep, nil
+}
+
+// recordedResult returns the log's own schedule as a simulation result, so
+// that the recorded column is measured like the simulated ones. Jobs without
+// a wait, runtime or processor count are left out.
+func recordedResult(t *trace.Trace) *sim.Result {
+	res := &sim.Result{Procs: t.Procs, Jobs: make([]sim.Outcome, 0, len(t.Jobs))}
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		p := j.Processors()
+		if j.Start() < 0 || j.Runtime < 0 || p <= 0 {
+			continue
+		}
+		res.Jobs = append(res.Jobs, sim.Outcome{
+			Job:   sim.Job{ID: j.ID, Submit: sim.Time(j.Submit), Runtime: sim.Time(j.Runtime), Estimate: sim.Time(max(j.ReqTime, 1)), Procs: int32(p), User: j.User, Index: int32(i)},
+			Start: sim.Time(j.Start()), End: sim.Time(j.End()),
+		})
+	}
+	if res.Procs <= 0 {
+		res.Procs = 1
+	}
+	return res
+}
+
+func printEvaluate(w io.Writer, r *evaluateReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fb := r.Feedback.Feedback
+	fmt.Fprintf(w, "%s: %d jobs; change: %s\n", r.Trace, r.Jobs, r.Change)
+	fmt.Fprintf(w, "machine %d processors (recorded %d), node speed %v, scheduler %s\n", r.Procs, r.TraceProcs, r.Speed, r.Scheduler)
+	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction\n\n", fb.Users, fb.Sessions, fb.Reduction)
+	cols := []*evaluateColumn{&r.Recorded, &r.Rigid, &r.Feedback}
+	row := func(name string, f func(c *evaluateColumn) string) {
+		fmt.Fprintf(tw, "%-34s", name)
+		for _, c := range cols {
+			fmt.Fprintf(tw, "\t%s", f(c))
+		}
+		fmt.Fprintf(tw, "\t\n")
+	}
+	days := func(s float64) string { return strconv.FormatFloat(s/86400, 'f', 2, 64) }
+	num := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
+	fmt.Fprintf(tw, "%-34s\trecorded\trigid\tfeedback\t\n", "")
+	row("jobs run", func(c *evaluateColumn) string { return strconv.Itoa(c.Metrics.Jobs) })
+	row("jobs rejected", func(c *evaluateColumn) string { return strconv.Itoa(c.Rejected) })
+	row("makespan (days)", func(c *evaluateColumn) string { return days(float64(c.Metrics.Makespan)) })
+	row("wait mean (days)", func(c *evaluateColumn) string { return days(c.Metrics.Wait.Mean) })
+	row("wait mean", func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Mean) })
+	row("wait median", func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Median) })
+	row("wait max (days)", func(c *evaluateColumn) string { return days(c.Metrics.Wait.Max) })
+	row("slowdown mean", func(c *evaluateColumn) string { return num(c.Metrics.Slowdown.Mean, 1) })
+	row("bounded slowdown mean", func(c *evaluateColumn) string { return num(c.Metrics.BoundedSlowdown.Mean, 2) })
+	row("utilization", func(c *evaluateColumn) string { return num(100*c.Metrics.Utilization, 1) + "%" })
+	row("throughput (jobs/week)", func(c *evaluateColumn) string { return num(c.Metrics.Throughput, 1) })
+	row("queue length mean", func(c *evaluateColumn) string { return num(c.Metrics.QueueMean, 1) })
+	lat := func(f func(l *feedback.Lateness) string, rigid string) func(c *evaluateColumn) string {
+		return func(c *evaluateColumn) string {
+			switch {
+			case c.Feedback != nil:
+				return f(&c.Feedback.Lateness)
+			case c == &r.Rigid:
+				return rigid
+			}
+			return "-"
+		}
+	}
+	row("mean lateness (days)", lat(func(l *feedback.Lateness) string { return days(l.Mean) }, "0.00"))
+	row("relative lateness", lat(func(l *feedback.Lateness) string { return num(l.Relative, 3) }, "1.000"))
+	row("additional lateness (s)", lat(func(l *feedback.Lateness) string { return num(l.Additional, 2) }, "0.00"))
+	row("user activity median (days)", func(c *evaluateColumn) string { return days(c.Activity.Length.P50) })
+	row("user throughput median (jobs/week)", func(c *evaluateColumn) string { return num(c.Activity.Throughput, 1) })
+	row("submissions weekdays 8-18h", func(c *evaluateColumn) string {
+		if c.Feedback != nil {
+			return num(100*fb.DayShare, 1) + "%"
+		}
+		return num(100*fb.RecordedDayShare, 1) + "%"
+	})
+	row("weekly cycle distance to recorded", lat(func(*feedback.Lateness) string { return num(fb.CycleDistance, 3) }, "0.000"))
+	return tw.Flush()
+}
+
+// writeEvaluateJobs writes one CSV line per job of t: recorded, rigid and
+// feedback submit, start and end (-1 when a job was rejected or unknown).
+func writeEvaluateJobs(w io.Writer, t *trace.Trace, runs [2]*feedback.Run) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("job_id,user,procs,recorded_submit,recorded_start,recorded_end,rigid_submit,rigid_start,rigid_end,feedback_submit,feedback_start,feedback_end,lateness\n")
+	n := len(t.Jobs)
+	var cols [2][3][]int64
+	for k, run := range runs {
+		for c := range cols[k] {
+			cols[k][c] = make([]int64, n)
+			for i := range cols[k][c] {
+				cols[k][c][i] = -1
+			}
+		}
+		for _, o := range run.Result.Jobs {
+			cols[k][0][o.Index], cols[k][1][o.Index], cols[k][2][o.Index] = int64(o.Submit), int64(o.Start), int64(o.End)
+		}
+	}
+	sub := runs[1].Source.Submitted()
+	var b []byte
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		b = b[:0]
+		lateness := int64(-1)
+		if sub[i] >= 0 {
+			cols[1][0][i] = int64(sub[i])
+			lateness = int64(sub[i]) - j.Submit
+		}
+		vals := []int64{j.ID, int64(j.User), int64(j.Processors()), j.Submit, j.Start(), j.End(),
+			cols[0][0][i], cols[0][1][i], cols[0][2][i], cols[1][0][i], cols[1][1][i], cols[1][2][i]}
+		for _, v := range vals {
+			b = strconv.AppendInt(b, v, 10)
+			b = append(b, ',')
+		}
+		if sub[i] >= 0 {
+			b = strconv.AppendInt(b, lateness, 10)
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
