@@ -73,3 +73,13 @@ func (w *Workload) WeekStarts() []int64 {
 	}
 	return out
 }
+
+// WeekStarts returns the start times of local weeks 1 to weeks-1 of the
+// log's calendar (for a log or any workload generated from it).
+func (p *Pools) WeekStarts(weeks int) []int64 {
+	out := make([]int64, 0, weeks)
+	for k := 1; k < weeks; k++ {
+		out = append(out, p.cal.weekStart(k))
+	}
+	return out
+}

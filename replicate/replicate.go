@@ -1,0 +1,241 @@
+package replicate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// Mode is how each variant is simulated.
+type Mode uint8
+
+// The simulation modes (spec section 1.3).
+const (
+	// Conventional replays the resampled jobs at their fixed times.
+	Conventional Mode = iota
+	// TBUOS drives the resampled users by feedback (spec section 13).
+	TBUOS
+)
+
+// String returns "conventional" or "tbuos".
+func (m Mode) String() string {
+	if m == TBUOS {
+		return "tbuos"
+	}
+	return "conventional"
+}
+
+// Progress is told when a variant is done; it must be safe for
+// concurrent use.
+type Progress interface {
+	Done()
+}
+
+// Config sets up [Run]. Zero values mean the documented defaults.
+type Config struct {
+	// Pools are the classified log (required).
+	Pools *resample.Pools
+	// Generate holds the generator's options; Stream is replaced by the
+	// variant number.
+	Generate resample.Options
+	// Scheduler builds a fresh scheduler for each run (required).
+	Scheduler func() sim.Scheduler
+	// Mode is the simulation mode; default Conventional.
+	Mode Mode
+	// Feedback configures TBUOS; nil means Fluid V2.
+	Feedback *feedback.Options
+	// Variants is the number of variants, > 0.
+	Variants int
+	// Workers is the number of variants simulated at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+	// Procs is the machine size; 0 means the log's.
+	Procs int
+	// Tau is the bounded-slowdown threshold; 0 means 10 s.
+	Tau sim.Time
+	// SkipOriginal leaves out the replay of the original log.
+	SkipOriginal bool
+	// Progress is told of each finished variant; nil means none.
+	Progress Progress
+}
+
+// Result holds every variant's metrics and their summary.
+type Result struct {
+	// Mode is the simulation mode.
+	Mode string `json:"mode"`
+	// Original is the conventional replay of the original log over its
+	// period (zero with SkipOriginal).
+	Original Metrics `json:"original"`
+	// Variants holds each variant's metrics; Variants[i] used stream i.
+	Variants []Metrics `json:"variants"`
+	// Saturated counts the variants the detector flagged; they are left
+	// out of Summary.
+	Saturated int `json:"saturated"`
+	// Summary is each metric's distribution, in MetricNames order.
+	Summary []Dist `json:"summary"`
+	// Params are the generator's parameters of variant 0.
+	Params resample.Params `json:"parameters"`
+}
+
+// Run simulates cfg.Variants variants in parallel and summarizes them.
+func Run(parent context.Context, cfg Config) (*Result, error) {
+	if cfg.Pools == nil || cfg.Scheduler == nil {
+		panic("replicate: nil pools or scheduler")
+	}
+	if cfg.Variants <= 0 {
+		return nil, fmt.Errorf("replicate: %d variants: must be at least 1", cfg.Variants)
+	}
+	if cfg.Tau == 0 {
+		cfg.Tau = 10
+	}
+	procs := cfg.Procs
+	if procs <= 0 {
+		var err error
+		if procs, err = cfg.Pools.Trace.MachineSize(); err != nil {
+			return nil, err
+		}
+	}
+	cfg.Procs = procs
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := &Result{Mode: cfg.Mode.String(), Variants: make([]Metrics, cfg.Variants)}
+	errs := make([]error, cfg.Variants)
+	params := make([]resample.Params, cfg.Variants)
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, cfg.Variants) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				res.Variants[i], params[i], errs[i] = variant(ctx, cfg, i)
+				if errs[i] != nil {
+					cancel()
+				}
+				if cfg.Progress != nil {
+					cfg.Progress.Done()
+				}
+			}
+		}()
+	}
+	var orig Metrics
+	var origErr error
+	if !cfg.SkipOriginal {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			orig, origErr = original(ctx, cfg)
+		}()
+	}
+feed:
+	for i := range cfg.Variants {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range append(errs, origErr) {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+	}
+	if err := parent.Err(); err != nil {
+		return nil, err
+	}
+	res.Original = orig
+	res.Params = params[0]
+	res.summarize(cfg.SkipOriginal)
+	return res, nil
+}
+
+// variant generates and simulates variant i.
+func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, error) {
+	if err := ctx.Err(); err != nil {
+		return Metrics{}, resample.Params{}, err
+	}
+	o := cfg.Generate
+	o.Stream = uint64(i)
+	p := cfg.Pools
+	var res *sim.Result
+	var pr resample.Params
+	var rare func(int) bool
+	var weekStarts []int64
+	switch cfg.Mode {
+	case TBUOS:
+		run, err := p.TBUOS(ctx, cfg.Scheduler(), resample.TBUOSOptions{Options: o, Feedback: cfg.Feedback, Procs: cfg.Procs})
+		if err != nil {
+			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
+		}
+		res, pr = run.Result, run.Params
+		rare = func(k int) bool { return run.Copy(k).Class == resample.Rare }
+		weekStarts = p.WeekStarts(pr.Weeks)
+	default:
+		w, err := p.Generate(o)
+		if err != nil {
+			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
+		}
+		pr = w.Params
+		t := w.Trace("")
+		r, _, err := sim.Simulate(ctx, t, cfg.Scheduler(), sim.Options{PrepareOptions: sim.PrepareOptions{
+			Machine: sim.Machine{Procs: cfg.Procs}, Oversize: sim.OversizeDrop}})
+		if err != nil {
+			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
+		}
+		res = r
+		rare = func(k int) bool { return w.Copies[res.Jobs[k].User-1].Class == resample.Rare }
+		weekStarts = w.WeekStarts()
+	}
+	m := measure(res, 0, sim.Time(pr.Duration), cfg.Tau, rare)
+	m.Saturated, m.Slope = resample.Saturated(resample.Outstanding(res, weekStarts))
+	return m, pr, nil
+}
+
+// original replays the original log conventionally over its period.
+func original(ctx context.Context, cfg Config) (Metrics, error) {
+	p := cfg.Pools
+	res, _, err := sim.Simulate(ctx, p.Trace, cfg.Scheduler(), sim.Options{PrepareOptions: sim.PrepareOptions{
+		Machine: sim.Machine{Procs: cfg.Procs}, Oversize: sim.OversizeDrop}})
+	if err != nil {
+		return Metrics{}, fmt.Errorf("original log: %w", err)
+	}
+	m := measure(res, sim.Time(p.Start), sim.Time(p.End)+1, cfg.Tau, nil)
+	weeks := p.WeekStarts(p.Weeks() + 1)
+	m.Saturated, m.Slope = resample.Saturated(resample.Outstanding(res, weeks))
+	return m, nil
+}
+
+func (r *Result) summarize(noOrig bool) {
+	var ok []Metrics
+	for _, m := range r.Variants {
+		if m.Saturated {
+			r.Saturated++
+			continue
+		}
+		ok = append(ok, m)
+	}
+	for _, name := range MetricNames {
+		x := make([]float64, len(ok))
+		for i := range ok {
+			x[i] = ok[i].Value(name)
+		}
+		orig := r.Original.Value(name)
+		if noOrig {
+			orig = math.NaN()
+		}
+		r.Summary = append(r.Summary, summarize(name, x, orig))
+	}
+}
