@@ -359,7 +359,7 @@ func addNotes(h *swf.Header, rep *Report) {
 	if _, ok := h.MaxRecords(); ok {
 		h.Set("MaxRecords", strconv.Itoa(rep.Output))
 	}
-	cont := func(s string) { h.Lines = append(h.Lines, swf.HeaderLine{Value: "       " + s}) }
+	cont := func(s string) { h.Lines = append(h.Lines, swf.HeaderLine{Value: "      " + s}) }
 	h.AddNote("THIS IS A CLEANED VERSION OF THE LOG, made by hpcwl " + version.String())
 	cont("Parameters: " + rep.Parameters)
 	cont(fmt.Sprintf("The filters used removed %d of %d jobs:", rep.RemovedJobs(), rep.Input))

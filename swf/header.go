@@ -20,7 +20,7 @@ var StandardKeys = []string{
 // A line of the form "; Key: value" has Key set and Value holding the text
 // after the colon, trimmed. Any other comment line (a continuation of the
 // previous value, a blank ";", free text) has an empty Key and its text, less
-// the leading ';', in Value.
+// the leading ';' and one space after it, in Value.
 type HeaderLine struct {
 	Key   string
 	Value string
@@ -51,7 +51,7 @@ func parseHeaderLine(raw string) HeaderLine {
 			return HeaderLine{Key: key, Value: strings.TrimSpace(trimmed[colon+1:]), Raw: raw}
 		}
 	}
-	return HeaderLine{Value: text, Raw: raw}
+	return HeaderLine{Value: strings.TrimPrefix(text, " "), Raw: raw}
 }
 
 func isIdent(s string) bool {
@@ -81,9 +81,6 @@ func (l HeaderLine) String() string {
 	if l.Key == "" {
 		if l.Value == "" {
 			return ";"
-		}
-		if strings.HasPrefix(l.Value, " ") || strings.HasPrefix(l.Value, "\t") {
-			return ";" + l.Value
 		}
 		return "; " + l.Value
 	}

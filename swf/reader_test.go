@@ -232,3 +232,27 @@ func TestParseDecimalMatchesStrconv(t *testing.T) {
 		}
 	}
 }
+
+func TestBuiltHeaderLinesReadBack(t *testing.T) {
+	var h Header
+	h.Add("MaxProcs", "64")
+	h.Lines = append(h.Lines, HeaderLine{Value: "free text"}, HeaderLine{Value: "   indented continuation"}, HeaderLine{})
+	h.AddNote("cleaned")
+	var buf bytes.Buffer
+	if err := NewWriter(&buf).WriteAll(&h, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(&buf)
+	back, err := r.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Lines) != len(h.Lines) {
+		t.Fatalf("%d lines read back, want %d", len(back.Lines), len(h.Lines))
+	}
+	for i, l := range h.Lines {
+		if b := back.Lines[i]; b.Key != l.Key || b.Value != l.Value {
+			t.Errorf("line %d read back as %q/%q, want %q/%q", i, b.Key, b.Value, l.Key, l.Value)
+		}
+	}
+}
