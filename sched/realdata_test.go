@@ -12,7 +12,7 @@ import (
 )
 
 // TestRealLogs replays KTH-SP2 and SDSC-SP2 rigidly under FCFS and EASY and
-// pins our figures (docs/validation-sim.md compares them with Madon et al.
+// pins our figures (docs/validation.md compares them with Madon et al.
 // Table 1, rigid rows). Our values, in days: they move only if the engine
 // or the schedulers change.
 func TestRealLogs(t *testing.T) {

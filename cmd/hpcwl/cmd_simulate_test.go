@@ -32,7 +32,7 @@ func TestSimulateJSON(t *testing.T) {
 		t.Errorf("parameters %+v", r.Parameters)
 	}
 	// Madon et al. Table 1, KTH FCFS rigid: mean wait 4.51 d, max 11.79 d,
-	// makespan 333.10 d (see docs/validation-sim.md).
+	// makespan 333.10 d (see docs/validation.md).
 	m := r.Metrics
 	if d := m.Wait.Mean / 86400; d < 4.4 || d > 4.6 {
 		t.Errorf("mean wait %.3f d, want about 4.51", d)
@@ -152,7 +152,7 @@ func TestSimulateBadInput(t *testing.T) {
 	}
 }
 
-// BenchmarkSimulateBlue is the end-to-end figure of docs/performance-sim.md:
+// BenchmarkSimulateBlue is the end-to-end figure of docs/performance.md:
 // `hpcwl simulate SDSC-BLUE --scheduler easy` in-process (read, simulate,
 // metrics, summary table).
 // Run: go test -run - -bench SimulateBlue -benchtime 5x ./cmd/hpcwl/

@@ -65,7 +65,7 @@ func TestFitTooFewJobs(t *testing.T) {
 // TestRefitKTH re-fits the KTH-SP2 log and compares with the paper's KTH
 // rows (Tables 1, 2, 5, 6, 7). The archive's cleaned log (20,530 successful
 // jobs) is not the paper's input (16,221 jobs), so only the quantities that
-// are robust to that are asserted; docs/validation-lublin.md lists all of
+// are robust to that are asserted; docs/validation.md lists all of
 // them with the differences explained.
 func TestRefitKTH(t *testing.T) {
 	l, _ := readLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", nil)
@@ -102,7 +102,7 @@ func TestRefitKTH(t *testing.T) {
 
 // TestGeneratedVsKTH generates from parameters fitted to KTH and compares
 // the two logs with two-sample KS (issue 6 validation). The numbers are
-// logged for docs/validation-lublin.md; the assertions only guard against
+// logged for docs/validation.md; the assertions only guard against
 // gross regressions (D < 0.15 on runtime, size and interarrival).
 func TestGeneratedVsKTH(t *testing.T) {
 	l, real := readLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", nil)
