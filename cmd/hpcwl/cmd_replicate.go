@@ -1,0 +1,312 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/replicate"
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+func init() { register(newReplicateCommand) }
+
+// replicateOptions are the options of `hpcwl replicate`.
+type replicateOptions struct {
+	poolFlags
+	variants   int
+	scheduler  string
+	alphaUser  float64
+	upsMetric  string
+	feedback   bool
+	model      string
+	fluid      string
+	workers    int
+	tau        string
+	noOriginal bool
+	csvOut     string
+	runsOut    string
+	json       bool
+}
+
+func newReplicateCommand(stdout, stderr io.Writer) *cobra.Command {
+	var opts replicateOptions
+	cmd := &cobra.Command{
+		Use:   "replicate TRACE",
+		Short: "Simulate many resampled variants of a log and summarize the metrics",
+		Long: `Replicate generates --variants resampled variants of a log (see hpcwl resample),
+simulates each under the scheduler, and reports each metric's distribution over
+the variants next to the original log's value: mean, 95% confidence interval
+of the mean, percentiles (2.5, 25, 50, 75, 97.5), min, max, the max/min ratio
+and the original's percentile rank among the variants.
+
+Metrics are measured over the generated period: throughput is the number of
+jobs completed in it, utilization the busy processor-time over the machine's,
+wait, response and (bounded) slowdown the means over the jobs submitted in it.
+Rare-behaviour jobs are left out. The original log is replayed conventionally
+and measured over its own period. Variants the saturation detector flags
+(outstanding jobs growing by a job a week or more) are counted and left out of
+the distributions.
+
+With --feedback each variant runs as TBUOS: temporary users arrive at their
+weeks, long-term users stay and are regenerated when their last job ends, and
+every user's batches are released by feedback through the Fluid user model,
+so throughput becomes an outcome of the scheduler.
+
+Variant i uses the random stream (--seed, i): the results do not depend on
+the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
+		Example: `  hpcwl replicate builtin:KTH-SP2 --variants 1000 --scheduler easy
+  hpcwl replicate builtin:KTH-SP2 --variants 100 --scheduler fcfs --feedback --csv fcfs.csv
+  hpcwl replicate SDSC-BLUE-2000-4.2-cln.swf.gz --feedback --scheduler ups --alpha-user 1 --json`,
+		Args: exactArgs(1, "one TRACE"),
+		RunE: action(func(cmd *cobra.Command, args []string) error {
+			return runReplicate(cmd.Context(), opts, args[0], stdout, stderr)
+		}),
+	}
+	opts.poolFlags.add(cmd)
+	f := cmd.Flags()
+	f.IntVar(&opts.variants, "variants", 100, "number of resampled variants")
+	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", "))
+	f.Float64Var(&opts.alphaUser, "alpha-user", 0.5, "UPS: weight of the user priority, 0 to 1")
+	f.StringVar(&opts.upsMetric, "ups-metric", "", "UPS: user ranking, load or recency (default: the scheduler's)")
+	f.BoolVar(&opts.feedback, "feedback", false, "simulate with feedback (TBUOS) instead of fixed arrival times")
+	f.StringVar(&opts.model, "model", "fluid", "TBUOS user model: fluid, adjusted, distribution")
+	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
+	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
+	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
+	f.BoolVar(&opts.noOriginal, "no-original", false, "do not replay the original log")
+	f.StringVar(&opts.csvOut, "csv", "", "write the summary table as CSV to `FILE`")
+	f.StringVar(&opts.runsOut, "runs", "", "write every variant's metrics as CSV to `FILE`")
+	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// replicateReport is the JSON form of `hpcwl replicate`.
+type replicateReport struct {
+	Version   string  `json:"hpcwl_version"`
+	Input     string  `json:"input"`
+	SHA256    string  `json:"sha256"`
+	Scheduler string  `json:"scheduler"`
+	Procs     int     `json:"procs"`
+	Seed      uint64  `json:"seed"`
+	Workers   int     `json:"workers"`
+	Seconds   float64 `json:"elapsed_seconds"`
+	*replicate.Result
+}
+
+// schedulerFactory returns a function building the chosen scheduler.
+func (o *replicateOptions) schedulerFactory() (func() sim.Scheduler, string, error) {
+	name := strings.ToLower(o.scheduler)
+	if _, err := sched.New(name); err != nil {
+		return nil, "", usageError{err}
+	}
+	if !strings.HasPrefix(name, "ups") {
+		if o.upsMetric != "" {
+			return nil, "", usagef("--ups-metric applies to the ups schedulers only")
+		}
+		return func() sim.Scheduler { s, _ := sched.New(name); return s }, name, nil
+	}
+	if !(o.alphaUser >= 0 && o.alphaUser <= 1) {
+		return nil, "", usagef("--alpha-user %v is out of range; valid: 0 to 1", o.alphaUser)
+	}
+	m := sched.ByLoad
+	if name == "ups-recency" {
+		m = sched.ByRecency
+	}
+	switch o.upsMetric {
+	case "":
+	case "load":
+		m = sched.ByLoad
+	case "recency":
+		m = sched.ByRecency
+	default:
+		return nil, "", usagef("unknown --ups-metric %q; valid: load, recency", o.upsMetric)
+	}
+	a := o.alphaUser
+	return func() sim.Scheduler { return sched.NewUPS(a, m) }, sched.NewUPS(a, m).Name(), nil
+}
+
+func (o *replicateOptions) feedbackOptions() (*feedback.Options, error) {
+	m, err := feedback.ParseModel(o.model)
+	if err != nil || m == feedback.Madon {
+		return nil, usagef("unknown --model %q; valid: fluid, adjusted, distribution", o.model)
+	}
+	fo := &feedback.Options{Model: m}
+	switch strings.ToLower(o.fluid) {
+	case "v1":
+		fo.Fluid = feedback.FluidV1
+	case "v2":
+		fo.Fluid = feedback.FluidV2
+	default:
+		return nil, usagef("unknown --fluid %q; valid: v1, v2", o.fluid)
+	}
+	return fo, nil
+}
+
+// barProgress shows a progress bar; it is safe for concurrent use.
+type barProgress struct{ bar *progressbar.ProgressBar }
+
+func (b barProgress) Done() { _ = b.bar.Add(1) }
+
+// newBar returns a progress bar on w when w is a terminal, else nil.
+func newBar(w io.Writer, n int, what string) replicate.Progress {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return barProgress{progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond))}
+}
+
+func runReplicate(ctx context.Context, opts replicateOptions, name string, stdout, stderr io.Writer) error {
+	if opts.variants < 1 {
+		return usagef("--variants must be at least 1, got %d", opts.variants)
+	}
+	if opts.workers < 0 {
+		return usagef("--workers must be positive, got %d", opts.workers)
+	}
+	mk, schedName, err := opts.schedulerFactory()
+	if err != nil {
+		return err
+	}
+	gen, err := opts.options()
+	if err != nil {
+		return err
+	}
+	tau, err := parseSpan(opts.tau)
+	if err != nil || tau <= 0 {
+		return usagef("--tau: %v", orPositive(err, opts.tau))
+	}
+	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
+		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
+	if opts.feedback {
+		cfg.Mode = replicate.TBUOS
+		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
+			return err
+		}
+	}
+	p, err := opts.pools(name)
+	if err != nil {
+		return err
+	}
+	cfg.Pools = p
+	if cfg.Procs, err = p.Trace.MachineSize(); err != nil {
+		return err
+	}
+	cfg.Progress = newBar(stderr, opts.variants, "variants")
+	start := time.Now()
+	res, err := replicate.Run(ctx, cfg)
+	if err != nil {
+		return generatorError(err)
+	}
+	rep := replicateReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Scheduler: schedName,
+		Procs: cfg.Procs, Seed: gen.Seed, Workers: opts.workers, Seconds: time.Since(start).Seconds(), Result: res}
+	if opts.csvOut != "" {
+		if err := writeOutput(opts.csvOut, stdout, func(w io.Writer) error { return writeSummaryCSV(w, res) }); err != nil {
+			return err
+		}
+	}
+	if opts.runsOut != "" {
+		if err := writeOutput(opts.runsOut, stdout, func(w io.Writer) error { return writeRunsCSV(w, res) }); err != nil {
+			return err
+		}
+	}
+	if opts.csvOut == "-" || opts.runsOut == "-" {
+		return nil
+	}
+	if opts.json {
+		return writeJSON(stdout, jsonSafe(rep))
+	}
+	return printReplicate(stdout, &rep)
+}
+
+// jsonSafe replaces NaN and infinite values, which JSON cannot hold, by
+// nulls.
+func jsonSafe(r replicateReport) any {
+	type dist struct {
+		replicate.Dist
+		Original     *float64 `json:"original"`
+		MaxMin       *float64 `json:"max_min_ratio"`
+		MedianDiff   *float64 `json:"median_vs_original"`
+		OriginalRank *float64 `json:"original_rank"`
+	}
+	f := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	ds := make([]dist, len(r.Summary))
+	for i, d := range r.Summary {
+		ds[i] = dist{d, f(d.Original), f(d.MaxMin), f(d.MedianDiff), f(d.OriginalRank)}
+	}
+	return struct {
+		replicateReport
+		Summary []dist `json:"summary"`
+	}{r, ds}
+}
+
+var summaryColumns = []string{"metric", "original", "n", "mean", "ci_low", "ci_high", "sd", "min", "p2_5", "p25", "median", "p75", "p97_5", "max", "max_min_ratio", "original_rank"}
+
+func writeSummaryCSV(w io.Writer, r *replicate.Result) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(summaryColumns)
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
+	for _, d := range r.Summary {
+		_ = cw.Write([]string{d.Name, g(d.Original), strconv.Itoa(d.N), g(d.Mean), g(d.CILow), g(d.CIHigh), g(d.SD), g(d.Min),
+			g(d.P2_5), g(d.P25), g(d.Median), g(d.P75), g(d.P97_5), g(d.Max), g(d.MaxMin), g(d.OriginalRank)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeRunsCSV(w io.Writer, r *replicate.Result) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(append([]string{"variant"}, append(replicate.MetricNames, "saturated", "saturation_slope")...))
+	row := func(id string, m *replicate.Metrics) {
+		rec := []string{id}
+		for _, n := range replicate.MetricNames {
+			rec = append(rec, strconv.FormatFloat(m.Value(n), 'g', 8, 64))
+		}
+		_ = cw.Write(append(rec, strconv.FormatBool(m.Saturated), strconv.FormatFloat(m.Slope, 'g', 6, 64)))
+	}
+	row("original", &r.Original)
+	for i := range r.Variants {
+		row(strconv.Itoa(i), &r.Variants[i])
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func printReplicate(w io.Writer, r *replicateReport) error {
+	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n\n",
+		r.Input, len(r.Variants), r.Mode, r.Scheduler, r.Procs, r.Seed, float64(r.Params.Duration)/(7*86400), r.Params.LoadFactor, r.Saturated)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "metric\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
+	g := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return strconv.FormatFloat(x, 'g', 5, 64)
+	}
+	for _, d := range r.Summary {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s..%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, g(d.Original), g(d.Mean), g(d.CILow), g(d.CIHigh),
+			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), g(d.OriginalRank))
+	}
+	return tw.Flush()
+}

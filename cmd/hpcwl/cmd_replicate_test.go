@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/replicate"
+)
+
+func TestReplicateJSONWorkers(t *testing.T) {
+	var prev []replicate.Metrics
+	for _, w := range []string{"1", "2"} {
+		code, out, errOut := runCLI(t, "replicate", "builtin:KTH-SP2", "--variants", "3", "--duration", "10w", "--workers", w, "--json", "--no-original")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var r struct {
+			Variants []replicate.Metrics `json:"variants"`
+			Summary  []struct {
+				Metric string   `json:"metric"`
+				Median float64  `json:"median"`
+				Orig   *float64 `json:"original"`
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Variants) != 3 || r.Summary[0].Metric != "throughput" || r.Summary[0].Median <= 0 || r.Summary[0].Orig != nil {
+			t.Fatalf("unexpected report %+v", r)
+		}
+		if prev != nil && !reflect.DeepEqual(prev, r.Variants) {
+			t.Errorf("1 and 2 workers differ")
+		}
+		prev = r.Variants
+	}
+}
+
+func TestReplicateBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--variants", "0"}, "at least 1"},
+		{[]string{"--scheduler", "magic"}, "unknown scheduler"},
+		{[]string{"--scheduler", "ups", "--alpha-user", "2"}, "valid: 0 to 1"},
+		{[]string{"--feedback", "--model", "madon"}, "valid: fluid, adjusted, distribution"},
+		{[]string{"--load", "200"}, "at most 100"},
+	}
+	for _, tc := range tests {
+		code, _, errOut := runCLI(t, append([]string{"replicate", "builtin:KTH-SP2"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.msg)
+		}
+	}
+}
