@@ -17,22 +17,9 @@ type File struct {
 // Open opens an SWF log for reading. The name "-" means standard input.
 // Gzip-compressed input is recognized by its magic bytes, whatever its name.
 func Open(name string) (*File, error) {
-	var rc io.ReadCloser
-	if name == "-" {
-		rc = io.NopCloser(os.Stdin)
-	} else {
-		fi, err := os.Stat(name)
-		if err != nil {
-			return nil, err
-		}
-		if fi.IsDir() {
-			return nil, fmt.Errorf("%s: is a directory, expected an SWF file", name)
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		rc = f
+	rc, err := OpenRaw(name)
+	if err != nil {
+		return nil, err
 	}
 	f, err := NewFile(name, rc)
 	if err != nil {
@@ -40,6 +27,22 @@ func Open(name string) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// OpenRaw opens the named file for reading as it is, without decompressing
+// it: "-" is standard input, and a directory is an error saying so.
+func OpenRaw(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(os.Stdin), nil
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, expected an SWF file", name)
+	}
+	return os.Open(name)
 }
 
 // NewFile returns a File reading the SWF log in rc, decompressing it if it

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/hpcwl/hpcwl/builtin"
@@ -51,17 +50,8 @@ func Load(name string, opt Options) (*Trace, error) {
 			return nil, err
 		}
 		rc = io.NopCloser(bytes.NewReader(data))
-	case name == "-":
-		rc = io.NopCloser(os.Stdin)
 	default:
-		fi, err := os.Stat(name)
-		if err != nil {
-			return nil, err
-		}
-		if fi.IsDir() {
-			return nil, fmt.Errorf("%s: is a directory, expected an SWF file", name)
-		}
-		f, err := os.Open(name)
+		f, err := swf.OpenRaw(name)
 		if err != nil {
 			return nil, err
 		}
