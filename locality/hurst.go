@@ -1,0 +1,148 @@
+package locality
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/hpcwl/hpcwl/stats"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// HurstOptions control [Hurst]; zero values mean the defaults of spec
+// section 18.3 #17.
+type HurstOptions struct {
+	// Unit is the base time unit of the series, in seconds; 0 means 1 hour.
+	Unit int64
+	// Factor is the ratio of successive block sizes; 0 means 1.2.
+	Factor float64
+	// MinBlocks is the least number of blocks per size, topped up with
+	// overlapping ones; 0 means 10.
+	MinBlocks int
+}
+
+// HurstResult is the pox plot and its fitted line.
+type HurstResult struct {
+	// H is the slope of the least-squares line through every point of the
+	// pox plot (log10 R/S against log10 n); NaN for too short a series.
+	H         float64 `json:"h"`
+	Intercept float64 `json:"intercept"`
+	// Points are the pox plot's points, one per block.
+	Points []stats.PoxPoint `json:"points"`
+	// MinN is the smallest block size used: the smallest at which at least
+	// half of the blocks hold a job.
+	MinN int `json:"min_n"`
+	// Series is the length of the series of job counts.
+	Series int `json:"series"`
+}
+
+// Arrivals returns the number of jobs submitted in each unit of time from
+// the first submit to the last.
+func Arrivals(t *trace.Trace, unit int64) []float64 {
+	if len(t.Jobs) == 0 {
+		return nil
+	}
+	first, last := t.Span()
+	x := make([]float64, (last-first)/unit+1)
+	for i := range t.Jobs {
+		x[(t.Jobs[i].Submit-first)/unit]++
+	}
+	return x
+}
+
+// Hurst estimates the Hurst parameter of t's arrivals by rescaled range
+// with the pox-plot procedure of spec section 8.4: block sizes grow by
+// Factor from the smallest at which at least half of the non-overlapping
+// blocks hold a job up to N/2; for each size the R/S of every
+// non-overlapping block is a point, topped up to MinBlocks blocks with
+// evenly spaced overlapping ones; blocks of zero variance are skipped; H is
+// the slope of the least-squares line through all points in log10 space.
+// (stats.RescaledRange instead averages R/S per size over a fixed grid.)
+func Hurst(t *trace.Trace, opt HurstOptions) HurstResult {
+	if opt.Unit <= 0 {
+		opt.Unit = 3600
+	}
+	if opt.Factor <= 1 {
+		opt.Factor = 1.2
+	}
+	if opt.MinBlocks <= 0 {
+		opt.MinBlocks = 10
+	}
+	x := Arrivals(t, opt.Unit)
+	r := HurstResult{H: math.NaN(), Series: len(x)}
+	if len(x) < 20 {
+		return r
+	}
+	n := 2
+	for ; n <= len(x)/2 && nonEmpty(x, n) < 0.5; n++ {
+	}
+	r.MinN = n
+	var lx, ly []float64
+	for fn := float64(n); int(fn) <= len(x)/2; fn *= opt.Factor {
+		size := int(fn)
+		if size == n && len(lx) > 0 {
+			continue
+		}
+		n = size
+		for _, s := range starts(len(x), size, opt.MinBlocks) {
+			rs, ok := rescaledRange(x[s : s+size])
+			if !ok {
+				continue
+			}
+			r.Points = append(r.Points, stats.PoxPoint{N: size, RS: rs})
+			lx = append(lx, math.Log10(float64(size)))
+			ly = append(ly, math.Log10(rs))
+		}
+	}
+	if len(lx) >= 2 {
+		r.Intercept, r.H = stat.LinearRegression(lx, ly, nil, false)
+	}
+	return r
+}
+
+// nonEmpty returns the fraction of non-overlapping blocks of size n with a
+// non-zero sum.
+func nonEmpty(x []float64, n int) float64 {
+	blocks, full := 0, 0
+	for s := 0; s+n <= len(x); s += n {
+		blocks++
+		for _, v := range x[s : s+n] {
+			if v != 0 {
+				full++
+				break
+			}
+		}
+	}
+	return float64(full) / float64(blocks)
+}
+
+// starts returns the block starts: the non-overlapping blocks, or k evenly
+// spaced overlapping ones when there are fewer than k.
+func starts(N, n, k int) []int {
+	var out []int
+	if N/n >= k {
+		for s := 0; s+n <= N; s += n {
+			out = append(out, s)
+		}
+		return out
+	}
+	for i := range k {
+		out = append(out, i*(N-n)/(k-1))
+	}
+	return out
+}
+
+// rescaledRange returns R/S of one block (spec section 8.4), false when
+// its standard deviation is 0.
+func rescaledRange(b []float64) (float64, bool) {
+	m, sd := stat.PopMeanStdDev(b, nil)
+	if !(sd > 0) {
+		return 0, false
+	}
+	y, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+	for _, v := range b {
+		y += v - m
+		lo, hi = math.Min(lo, y), math.Max(hi, y)
+	}
+	return (hi - lo) / sd, true
+}

@@ -1,0 +1,89 @@
+package locality_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/locality"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+func jobsOf(runtimes []int64) *trace.Trace {
+	var h swf.Header
+	h.Set("UnixStartTime", "0")
+	var js []trace.Job
+	for i, r := range runtimes {
+		js = append(js, trace.Job{ID: int64(i + 1), Submit: int64(i) * 600, Runtime: r, Procs: int32(r), ReqTime: 2 * r, User: int32(i%3 + 1), Wait: 0})
+	}
+	return trace.New(h, js, trace.Options{})
+}
+
+// TestStackDepth works small sequences by hand (depth 1 = top).
+func TestStackDepth(t *testing.T) {
+	rt := locality.Attrs[0]
+	procs := locality.Attrs[2]
+	tests := []struct {
+		name   string
+		vals   []int64
+		a      locality.Attr
+		mean   float64
+		found  int
+		missed int
+	}{
+		// 10: push; 10: depth 1; 20: push; 10: depth 2 (10 moves to the top); 20: depth 2: mean 5/3.
+		{"exact", []int64{10, 10, 20, 10, 20}, procs, 5.0 / 3, 3, 2},
+		// 100: push; 104 within 5% of 100: depth 1; 200: push; 103 matches 104 at depth 2.
+		{"tolerance", []int64{100, 104, 200, 103}, rt, 1.5, 2, 2},
+		{"all different", []int64{1, 2, 3}, procs, 0, 0, 3},
+	}
+	for _, tc := range tests {
+		d := locality.StackDepth(jobsOf(tc.vals), tc.a)
+		if d.Mean != tc.mean || d.Found != tc.found || d.Missed != tc.missed {
+			t.Errorf("%s: got %+v, want mean %v found %d missed %d", tc.name, d, tc.mean, tc.found, tc.missed)
+		}
+	}
+}
+
+// TestDailyBins: one value per day gives a maximal fraction of 1 on every
+// day; values cycling through all 16 bins within each day give 1/16.
+func TestDailyBins(t *testing.T) {
+	var h swf.Header
+	h.Set("UnixStartTime", "0")
+	var same, mixed []trace.Job
+	for d := 0; d < 32; d++ {
+		for k := 0; k < 16; k++ {
+			sub := int64(d*86400 + k*600)
+			same = append(same, trace.Job{Submit: sub, Runtime: int64(d + 1), Procs: 1, User: 1})
+			mixed = append(mixed, trace.Job{Submit: sub, Runtime: int64(k + 1), Procs: 1, User: 1})
+		}
+	}
+	rt := locality.Attrs[0]
+	b := locality.DailyBins(trace.New(h, same, trace.Options{}), rt, locality.DailyBinsOptions{})
+	if b.Median != 1 || len(b.MaxFraction) != 32 {
+		t.Errorf("one value per day: median %v over %d days, want 1 over 32", b.Median, len(b.MaxFraction))
+	}
+	b = locality.DailyBins(trace.New(h, mixed, trace.Options{}), rt, locality.DailyBinsOptions{})
+	if b.Median != 1.0/16 {
+		t.Errorf("all values every day: median %v, want 1/16", b.Median)
+	}
+}
+
+// TestHurstPoisson: Poisson arrivals have no long-range dependence, so H
+// is near 0.5 (R/S is biased upward for short blocks; 0.45-0.65 allowed).
+func TestHurstPoisson(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h swf.Header
+	var js []trace.Job
+	tm := 0.0
+	for len(js) < 40000 {
+		tm += rng.ExpFloat64() * 600
+		js = append(js, trace.Job{Submit: int64(tm), Runtime: 1, Procs: 1, User: 1})
+	}
+	r := locality.Hurst(trace.New(h, js, trace.Options{}), locality.HurstOptions{})
+	if math.IsNaN(r.H) || r.H < 0.45 || r.H > 0.65 {
+		t.Errorf("H = %v for Poisson arrivals", r.H)
+	}
+	t.Logf("H %.3f from %d points, min n %d", r.H, len(r.Points), r.MinN)
+}
