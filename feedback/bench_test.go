@@ -40,3 +40,22 @@ func BenchmarkKTH(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNewSource measures the set-up of a feedback run of KTH-SP2:
+// sessions, dependency graph and source state.
+func BenchmarkNewSource(b *testing.B) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := sim.Prepare(tr, sim.PrepareOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewSource(tr, w, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

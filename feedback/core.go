@@ -16,7 +16,8 @@ type owner interface {
 // pending submissions, the prepared jobs, and what happened to each job.
 type core struct {
 	own     owner
-	jobs    []sim.Job // prepared jobs by trace index; Procs 0 = rejected
+	jobs    []sim.Job // the prepared jobs
+	wpos    []int32   // position in jobs by trace index; -1 = rejected
 	pending subHeap
 	// Submitted holds each job's simulated submit time, -1 before it is
 	// submitted; Ends its simulated end (rejected jobs end on arrival).
@@ -31,7 +32,7 @@ type core struct {
 
 func newCore(p *session.Partition, w *sim.Workload, batches bool) *core {
 	n := len(p.End)
-	c := &core{jobs: make([]sim.Job, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
+	c := &core{jobs: w.Jobs, wpos: make([]int32, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
 		order: p.Order, off: make([]sim.Time, len(p.Order))}
 	for pos, ix := range p.Order {
 		first := p.Sessions[p.SessionOf[ix]].First
@@ -41,10 +42,10 @@ func newCore(p *session.Partition, w *sim.Workload, batches bool) *core {
 		c.off[pos] = sim.Time(p.Trace.Jobs[ix].Submit - first)
 	}
 	for i := range c.submitted {
-		c.submitted[i], c.ends[i] = -1, -1
+		c.submitted[i], c.ends[i], c.wpos[i] = -1, -1, -1
 	}
-	for _, j := range w.Jobs {
-		c.jobs[j.Index] = j
+	for k := range w.Jobs {
+		c.wpos[w.Jobs[k].Index] = int32(k)
 	}
 	return c
 }
@@ -75,14 +76,15 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		ix := c.order[s.pos]
 		c.submitted[ix] = now
 		c.left--
-		j := c.jobs[ix]
-		if j.Procs == 0 {
+		k := c.wpos[ix]
+		if k < 0 {
 			c.rejected++
 			c.ends[ix] = now
 			c.own.arrived(ix, now)
 			c.own.ended(ix, now)
 			continue
 		}
+		j := c.jobs[k]
 		j.Submit = now
 		dst = append(dst, j)
 		c.own.arrived(ix, now)

@@ -121,8 +121,8 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 	}
 	users := groupUsers(t)
 	p.Users = make([]User, 0, len(users))
-	p.Sessions = make([]Session, 0, n/2+1)
-	p.Batches = make([]Batch, 0, n/2+1)
+	p.Sessions = make([]Session, 0, n/4+16)
+	p.Batches = make([]Batch, 0, n/3+16)
 	for _, u := range users {
 		lo := int32(len(p.Sessions))
 		p.cutUser(u)
@@ -203,16 +203,42 @@ func (p *Partition) cutUser(u trace.User) {
 // submit time: jobs are bucketed by user in file order and a user's jobs
 // are sorted only when the file order is not (submit, job number).
 func groupUsers(t *trace.Trace) []trace.User {
-	idx := make(map[int32]int32, 512)
 	var ids []int32
 	count := make([]int32, 0, 512)
 	uix := make([]int32, len(t.Jobs))
+	maxID := int32(-1)
+	for i := range t.Jobs {
+		maxID = max(maxID, t.Jobs[i].User)
+	}
+	// User IDs are small in archive logs: look them up in a table, else
+	// in a map.
+	var table []int32
+	var idx map[int32]int32
+	if int(maxID) < 4*len(t.Jobs)+1024 {
+		table = make([]int32, int(maxID)+2)
+	} else {
+		idx = make(map[int32]int32, 512)
+	}
 	for i := range t.Jobs {
 		u := t.Jobs[i].User
-		k, ok := idx[u]
+		var k int32
+		ok := false
+		if table != nil && u >= -1 {
+			k = table[u+1] - 1
+			ok = k >= 0
+		} else if table == nil {
+			k, ok = idx[u]
+		}
 		if !ok {
 			k = int32(len(ids))
-			idx[u] = k
+			if table != nil && u >= -1 {
+				table[u+1] = k + 1
+			} else {
+				if idx == nil {
+					idx = make(map[int32]int32)
+				}
+				idx[u] = k
+			}
 			ids = append(ids, u)
 			count = append(count, 0)
 		}
