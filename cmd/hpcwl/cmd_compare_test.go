@@ -1,0 +1,36 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+func TestCompareJSON(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "r.swf")
+	if code, _, errOut := runCLI(t, "resample", "builtin:KTH-SP2", "--seed", "3", "-o", f); code != 0 {
+		t.Fatalf("resample: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "compare", "builtin:KTH-SP2", f, "--json", "--pox")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r compareReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	o, s := r.Original, r.Resampled
+	if o.Jobs != 28476 || s.Jobs == 0 || len(s.Hurst.Points) == 0 {
+		t.Fatalf("jobs %d and %d, %d pox points", o.Jobs, s.Jobs, len(s.Hurst.Points))
+	}
+	// Resampling keeps each user's sequence, so locality stays within 10%
+	// (spec S2) and H within [0.6, 0.9] (S3).
+	for _, a := range []string{"runtime", "estimate", "procs"} {
+		if ratio := s.Stack[a].Mean / o.Stack[a].Mean; ratio < 0.9 || ratio > 1.1 {
+			t.Errorf("%s stack depth %.2f vs %.2f", a, s.Stack[a].Mean, o.Stack[a].Mean)
+		}
+	}
+	if s.Hurst.H < 0.6 || s.Hurst.H > 0.9 {
+		t.Errorf("resampled H %.3f", s.Hurst.H)
+	}
+}
