@@ -1,0 +1,42 @@
+package feedback_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/metrics"
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// Replay KTH-SP2 on nodes twice as slow (Madon's perf/2) with EASY: rigid
+// replay piles up weeks of waits, while with Madon's think-time feedback
+// (a60 sessions) users slow down and submit later instead.
+func ExampleSimulate() {
+	t, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	so := sim.Options{PrepareOptions: sim.PrepareOptions{Machine: sim.Machine{Speed: 0.5}}}
+	rigid, err := feedback.Rigid(ctx, t, sched.NewEASY(1), so)
+	if err != nil {
+		panic(err)
+	}
+	fb, err := feedback.Simulate(ctx, t, sched.NewEASY(1), so, feedback.Options{Model: feedback.Madon})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range []*feedback.Run{rigid, fb} {
+		m, _ := metrics.Compute(r.Result, metrics.Options{NoGroups: true})
+		fmt.Printf("mean wait %.2f days, makespan %.0f days\n", m.Wait.Mean/86400, float64(m.Makespan)/86400)
+	}
+	l := feedback.LatenessOf(t, fb.Source.Submitted())
+	fmt.Printf("mean lateness %.1f days, relative %.2f, additional %.0f s\n", l.Mean/86400, l.Relative, l.Additional)
+	// Output:
+	// mean wait 29.62 days, makespan 477 days
+	// mean wait 0.58 days, makespan 628 days
+	// mean lateness 41.4 days, relative 1.12, additional 251 s
+}
