@@ -12,8 +12,13 @@
 //	dist     probability distributions in gonum's shape
 //	fit      maximum-likelihood and EM fitting, model selection
 //	stats    goodness of fit, autocorrelation, self-similarity
-//	gen      workload models and generators
+//	gen/lublin the Lublin-Feitelson model
 //	sim      the deterministic event-driven simulator
 //	sched    scheduling policies for the simulator
 //	metrics  per-job and per-run performance metrics
+//	session  sessions, batches and dependency graphs
+//	feedback job sources whose users react to the simulation
+//	resample user-based resampling and TBUOS
+//	locality locality of sampling and self-similarity checks
+//	replicate many resampled variants with confidence intervals
 package hpcwl
