@@ -2,9 +2,11 @@ package swf
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"github.com/klauspost/compress/gzip"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -37,6 +39,10 @@ func OpenRaw(name string) (io.ReadCloser, error) {
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %w", name, pe.Err)
+		}
 		return nil, err
 	}
 	if fi.IsDir() {
