@@ -58,14 +58,34 @@ func newGammaLogPDF(shape, scale float64) gammaLogPDF {
 // at returns ln f(x) given x and ln x.
 func (g gammaLogPDF) at(x, lx float64) float64 { return (g.a-1)*lx - x*g.lb + g.c }
 
+// compress returns the distinct values of x in increasing order and how
+// many times each occurs. Runtimes and interarrival times are whole seconds,
+// so their logarithms repeat: SDSC-BLUE's 195,582 runtimes take 20,769
+// distinct values. EM on the distinct values weighted by their counts has
+// exactly the likelihood of the full sample at a tenth of the cost.
+func compress(x []float64) (u, c []float64) {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	for i, v := range s {
+		if i > 0 && v == s[i-1] {
+			c[len(c)-1]++
+			continue
+		}
+		u = append(u, v)
+		c = append(c, 1)
+	}
+	return u, c
+}
+
 func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma, Result, error) {
 	n := len(x)
-	lx := make([]float64, n)
-	for i, v := range x {
-		lx[i] = math.Log(v)
+	u, c := compress(x)
+	lu := make([]float64, len(u))
+	for i, v := range u {
+		lu[i] = math.Log(v)
 	}
-	z := make([]float64, n)
-	zc := make([]float64, n)
+	wz := make([]float64, len(u))  // count × responsibility of the first Gamma
+	wzc := make([]float64, len(u)) // count × responsibility of the second
 	prev := math.Inf(-1)
 	ll := prev
 	status := IterationLimit
@@ -75,22 +95,25 @@ func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma,
 		g1, g2 := newGammaLogPDF(h.Shape1, h.Scale1), newGammaLogPDF(h.Shape2, h.Scale2)
 		lp, lq := math.Log(h.P), math.Log1p(-h.P)
 		ll = 0
-		for i, v := range x {
-			a := lp + g1.at(v, lx[i])
-			b := lq + g2.at(v, lx[i])
+		p := 0.0
+		for i, v := range u {
+			a := lp + g1.at(v, lu[i])
+			b := lq + g2.at(v, lu[i])
 			// ln(e^a + e^b) and z = e^a/(e^a + e^b) with one exp and one log1p.
 			d := b - a
-			var e float64
+			var z float64
 			if d > 0 {
-				e = math.Exp(-d)
-				ll += b + math.Log1p(e)
-				z[i] = e / (1 + e)
+				e := math.Exp(-d)
+				ll += c[i] * (b + math.Log1p(e))
+				z = e / (1 + e)
 			} else {
-				e = math.Exp(d)
-				ll += a + math.Log1p(e)
-				z[i] = 1 / (1 + e)
+				e := math.Exp(d)
+				ll += c[i] * (a + math.Log1p(e))
+				z = 1 / (1 + e)
 			}
-			zc[i] = 1 - z[i]
+			wz[i] = c[i] * z
+			wzc[i] = c[i] - wz[i]
+			p += wz[i]
 		}
 		if math.Abs(ll-prev) < s.tol()*math.Abs(ll) {
 			status = Converged
@@ -98,19 +121,15 @@ func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma,
 		}
 		prev = ll
 		// M-step.
-		p := 0.0
-		for _, v := range z {
-			p += v
-		}
 		p /= float64(n)
 		h.P = p
 		if p*float64(n) >= 2 {
-			if a, b, _, err := gammaMLELog(x, lx, z); err == nil {
+			if a, b, _, err := gammaMLELog(u, lu, wz); err == nil {
 				h.Shape1, h.Scale1 = a, b
 			}
 		}
 		if (1-p)*float64(n) >= 2 {
-			if a, b, _, err := gammaMLELog(x, lx, zc); err == nil {
+			if a, b, _, err := gammaMLELog(u, lu, wzc); err == nil {
 				h.Shape2, h.Scale2 = a, b
 			}
 		}
@@ -207,9 +226,12 @@ func HyperGammaWeight(x []float64, h dist.HyperGamma, s *Settings) (float64, Res
 		return 0, Result{}, err
 	}
 	g1, g2 := newGammaLogPDF(h.Shape1, h.Scale1), newGammaLogPDF(h.Shape2, h.Scale2)
-	// r_i = f1/f2 in log form; z_i = p r / (p r + 1 − p).
-	d := make([]float64, len(x))
-	for i, v := range x {
+	// r_i = f1/f2 in log form, over the distinct values (weighted by their
+	// counts); z_i = p r / (p r + 1 − p).
+	u, c := compress(x)
+	n := float64(len(x))
+	d := make([]float64, len(u))
+	for i, v := range u {
 		l := math.Log(v)
 		d[i] = g1.at(v, l) - g2.at(v, l)
 	}
@@ -219,20 +241,26 @@ func HyperGammaWeight(x []float64, h dist.HyperGamma, s *Settings) (float64, Res
 	}
 	status := IterationLimit
 	prev := math.Inf(-1)
-	ll := prev
 	it := 1
 	for ; it <= s.maxIter(); it++ {
 		cur, sz := 0.0, 0.0
-		for _, di := range d {
-			// ln(p e^{di} + 1 − p) relative to f2
-			a := math.Log(p) + di
-			b := math.Log1p(-p)
-			m := math.Max(a, b)
-			t := m + math.Log(math.Exp(a-m)+math.Exp(b-m))
-			cur += t
-			sz += math.Exp(a - t)
+		lp, lq := math.Log(p), math.Log1p(-p)
+		for i, di := range d {
+			// ln(p e^{di} + 1 − p) relative to f2, with one exp and one log1p.
+			a := lp + di
+			e := lq - a
+			var t, z float64
+			if e > 0 {
+				f := math.Exp(-e)
+				t, z = lq+math.Log1p(f), f/(1+f)
+			} else {
+				f := math.Exp(e)
+				t, z = a+math.Log1p(f), 1/(1+f)
+			}
+			cur += c[i] * t
+			sz += c[i] * z
 		}
-		next := sz / float64(len(d))
+		next := sz / n
 		if math.Abs(cur-prev) < s.tol()*math.Max(1, math.Abs(cur)) || math.Abs(next-p) < 1e-12 {
 			p = next
 			status = Converged
@@ -242,6 +270,6 @@ func HyperGammaWeight(x []float64, h dist.HyperGamma, s *Settings) (float64, Res
 		p = next
 	}
 	h.P = p
-	ll, _ = logLik(x, nil, h.LogProb)
+	ll, _ := logLik(u, c, h.LogProb)
 	return p, Result{Status: status, LogLikelihood: ll, N: float64(len(x)), NumParameters: 1, Iterations: min(it, s.maxIter())}, status.Err()
 }

@@ -203,15 +203,30 @@ func FitLog(l Log, opt *FitOptions) (TypeParams, *FitReport, error) {
 		panic("lublin: Log slices of different lengths")
 	}
 	rep := &FitReport{}
-	var t TypeParams
-	if err := fitSizes(l, rep, &t); err != nil {
-		return t, rep, err
+	// The three parts are independent: sizes and arrivals are fitted in a
+	// second goroutine while the runtimes (most of the work) are fitted
+	// here. Each part writes only its own fields of rep and of its own
+	// TypeParams; errors are reported in the order sizes, runtimes, arrivals.
+	var ts, tr, ta TypeParams
+	var errS, errA error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if errS = fitSizes(l, rep, &ts); errS == nil {
+			errA = fitArrivals(l, o, rep, &ta)
+		}
+	}()
+	errR := fitRuntimes(l, o, rep, &tr)
+	<-done
+	t := TypeParams{
+		SerialProb: ts.SerialProb, Pow2Prob: ts.Pow2Prob, ULow: ts.ULow, UMed: ts.UMed, UHi: ts.UHi, UProb: ts.UProb,
+		A1: tr.A1, B1: tr.B1, A2: tr.A2, B2: tr.B2, PA: tr.PA, PB: tr.PB,
+		AArr: ta.AArr, BArr: ta.BArr, ANum: ta.ANum, BNum: ta.BNum, ARAR: ta.ARAR,
 	}
-	if err := fitRuntimes(l, o, rep, &t); err != nil {
-		return t, rep, err
-	}
-	if err := fitArrivals(l, o, rep, &t); err != nil {
-		return t, rep, err
+	for _, err := range []error{errS, errR, errA} {
+		if err != nil {
+			return t, rep, err
+		}
 	}
 	rep.Notes = append(rep.Notes,
 		"runtimes and interarrivals r >= 1 s enter as ln(r + 0.5); zero values dropped",
@@ -303,7 +318,9 @@ func fitRuntimes(l Log, o FitOptions, rep *FitReport, t *TypeParams) error {
 	}
 	rf.Status = res.Status
 	rf.HG = HyperGammaParams{hg.Shape1, hg.Scale1, hg.Shape2, hg.Scale2, hg.P}
-	rf.HGD = stats.KSOneSample(x, hg.CDF).D
+	xs := append([]float64(nil), x...) // sorted once for the KS distances
+	sort.Float64s(xs)
+	rf.HGD = stats.KSOneSampleSorted(xs, hg.CDF).D
 	// Size groups of roughly equal job counts, never splitting a size.
 	target := float64(len(jobs)) / float64(o.SizeGroups)
 	var gx, gy []float64
@@ -345,7 +362,7 @@ func fitRuntimes(l Log, o FitOptions, rep *FitReport, t *TypeParams) error {
 	}
 	model := hg
 	model.P = pbar / float64(len(jobs))
-	rf.ModelD = stats.KSOneSample(x, model.CDF).D
+	rf.ModelD = stats.KSOneSampleSorted(xs, model.CDF).D
 	if len(x) >= 500 {
 		rf.Subsample = stats.SubsampleKS(x, model.CDF, 500, 100, 0.05, rand.New(rand.NewPCG(1, 0)))
 	}
