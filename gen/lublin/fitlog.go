@@ -34,6 +34,10 @@ type Log struct {
 	// MachineProcs is the machine size P (SWF MaxProcs); UHi is fixed to
 	// log2 P when it is at least the largest job (0: estimated).
 	MachineProcs int
+	// Queue holds the queue numbers (SWF field 15; 0 = interactive, 1 and
+	// above = batch, negative = unknown). Only [FitTyped] uses it; nil
+	// means the log has no queue data.
+	Queue []int64
 }
 
 // SlotConvention selects how half-hour slots map to the Gamma's argument
@@ -66,6 +70,9 @@ type FitOptions struct {
 	SizeGroups int
 	// Settings are passed to the EM fits.
 	Settings *fit.Settings
+	// InteractiveProcs is the machine (partition) size used for the
+	// interactive class by [FitTyped]; 0 fits its UHi from the sizes.
+	InteractiveProcs int
 }
 
 func (o *FitOptions) withDefaults() FitOptions {
@@ -92,6 +99,7 @@ const (
 	MinRuntimeJobs     = 100 // jobs with runtime >= 1 s and known size
 	MinPeakIntervals   = 30  // peak-hour interarrivals >= 1 s
 	MinDailyCycleJobs  = 100 // arrivals in the daily histogram
+	MinGroupJobs       = 50  // jobs of a size group fitted by [FitSizeGroups]
 	minJobsPerSizeGrp  = 5
 	maxSizeGroupsFloor = 2
 )

@@ -55,6 +55,7 @@ func readLog(t testing.TB, name string, keep func(swf.Job) bool) (Log, []swf.Job
 		l.Submit = append(l.Submit, j.Submit)
 		l.Runtime = append(l.Runtime, j.Runtime)
 		l.Procs = append(l.Procs, j.Procs)
+		l.Queue = append(l.Queue, j.Queue)
 	}
 	l.StartTime, _ = hdr.UnixStartTime()
 	if p, ok := hdr.MaxProcs(); ok {
