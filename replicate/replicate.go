@@ -51,6 +51,11 @@ type Config struct {
 	Mode Mode
 	// Feedback configures TBUOS; nil means Fluid V2.
 	Feedback *feedback.Options
+	// OffGap, under TBUOS, adds each long-term user's original off-activity
+	// gap before its regenerated copy starts (spec section 18.6 #40); by
+	// default a copy is regenerated at the first week-aligned time after
+	// its predecessor's last job ended.
+	OffGap bool
 	// Variants is the number of variants, > 0.
 	Variants int
 	// Workers is the number of variants simulated at once; 0 means
@@ -176,7 +181,7 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 	var weekStarts []int64
 	switch cfg.Mode {
 	case TBUOS:
-		run, err := p.TBUOS(ctx, cfg.Scheduler(), resample.TBUOSOptions{Options: o, Feedback: cfg.Feedback, Procs: cfg.Procs})
+		run, err := p.TBUOS(ctx, cfg.Scheduler(), resample.TBUOSOptions{Options: o, Feedback: cfg.Feedback, Procs: cfg.Procs, OffGap: cfg.OffGap})
 		if err != nil {
 			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
 		}

@@ -5,22 +5,26 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/locality"
 	"github.com/hpcwl/hpcwl/stats"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 func init() { register(newCompareCommand) }
 
 // compareOptions are the options of `hpcwl compare`.
 type compareOptions struct {
-	unit string
-	pox  bool
-	json bool
+	unit    string
+	segment string
+	pox     bool
+	json    bool
 }
 
 func newCompareCommand(stdout, _ io.Writer) *cobra.Command {
@@ -44,10 +48,18 @@ log's structure:
     locality);
   - the Hurst parameter of the arrivals by rescaled range (pox plot: block
     sizes growing by 1.2, a line fitted through every block); --json with
-    --pox adds the plot's points.` + exitStatusHelp,
+    --pox adds the plot's points.
+
+--segment LEN also cuts RESAMPLED into consecutive segments of LEN from
+time 0 (a workload extended to several times the log's length, section 7.2)
+and analyses each complete segment as a log of its own, its times counted
+from the segment's start: users are the copies with jobs in the segment, so
+a copy that spans two segments counts in both.` + exitStatusHelp,
 		Example: `  hpcwl resample builtin:KTH-SP2 --seed 3 -o kth-r.swf
   hpcwl compare builtin:KTH-SP2 kth-r.swf
-  hpcwl compare builtin:KTH-SP2 kth-r.swf --json --pox > pox.json`,
+  hpcwl compare builtin:KTH-SP2 kth-r.swf --json --pox > pox.json
+  hpcwl resample builtin:KTH-SP2 --duration 245w -o kth5.swf
+  hpcwl compare builtin:KTH-SP2 kth5.swf --segment 49w`,
 		Args: exactArgs(2, "ORIGINAL and RESAMPLED"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runCompare(cmd.Context(), opts, args[0], args[1], stdout)
@@ -55,6 +67,7 @@ log's structure:
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.unit, "unit", "1h", "base time unit of the Hurst series")
+	f.StringVar(&opts.segment, "segment", "", "also compare each complete segment of this length of RESAMPLED (e.g. 52w)")
 	f.BoolVar(&opts.pox, "pox", false, "with --json, include the pox plot points")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	return cmd
@@ -79,14 +92,26 @@ type compareReport struct {
 	Original  *workloadAnalysis  `json:"original"`
 	Resampled *workloadAnalysis  `json:"resampled"`
 	KS        map[string]float64 `json:"per_user_ks_distance"`
+	// Segments are RESAMPLED's segments with --segment, and SegmentKS
+	// their per-user KS distances to the original.
+	SegmentLength int64                `json:"segment_length,omitempty"`
+	Segments      []*workloadAnalysis  `json:"segments,omitempty"`
+	SegmentKS     []map[string]float64 `json:"segment_ks_distance,omitempty"`
 }
 
-func analyse(name string, unit int64) (*workloadAnalysis, error) {
+func analyse(name string, unit int64) (*workloadAnalysis, *trace.Trace, error) {
 	t, err := loadAnyTrace(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t.SortBySubmit()
+	a, err := analyseTrace(name, t, unit)
+	return a, t, err
+}
+
+// analyseTrace analyses t, sorted by submit time.
+func analyseTrace(name string, t *trace.Trace, unit int64) (*workloadAnalysis, error) {
+	var err error
 	a := &workloadAnalysis{Name: name, Jobs: t.Len(), Quartiles: map[string][3]float64{},
 		Stack: map[string]locality.Depth{}, Bins: map[string]locality.Bins{}}
 	if a.PerUser, err = locality.Users(t); err != nil {
@@ -115,23 +140,43 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 	if err != nil || unit <= 0 {
 		return usagef("--unit: %v", orPositive(err, opts.unit))
 	}
-	rep := compareReport{Version: version.String(), KS: map[string]float64{}}
-	if rep.Original, err = analyse(orig, unit); err != nil {
+	var seg int64
+	if opts.segment != "" {
+		if seg, err = parseSpan(opts.segment); err != nil || seg <= 0 {
+			return usagef("--segment: %v", orPositive(err, opts.segment))
+		}
+	}
+	rep := compareReport{Version: version.String(), SegmentLength: seg}
+	if rep.Original, _, err = analyse(orig, unit); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if rep.Resampled, err = analyse(res, unit); err != nil {
+	var rt *trace.Trace
+	if rep.Resampled, rt, err = analyse(res, unit); err != nil {
 		return err
 	}
-	for _, k := range locality.UserMetrics {
-		if len(rep.Original.PerUser[k]) > 0 && len(rep.Resampled.PerUser[k]) > 0 {
-			rep.KS[k] = stats.KSTwoSample(rep.Original.PerUser[k], rep.Resampled.PerUser[k]).D
+	rep.KS = ksDistances(rep.Original, rep.Resampled)
+	if seg > 0 {
+		parts := segments(rt, seg)
+		if len(parts) == 0 {
+			return fmt.Errorf("%s: shorter than one --segment of %s; nothing to cut", res, opts.segment)
+		}
+		for k, p := range parts {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			a, err := analyseTrace(fmt.Sprintf("%s segment %d", res, k+1), p, unit)
+			if err != nil {
+				return err
+			}
+			rep.Segments = append(rep.Segments, a)
+			rep.SegmentKS = append(rep.SegmentKS, ksDistances(rep.Original, a))
 		}
 	}
 	if opts.json {
-		for _, a := range []*workloadAnalysis{rep.Original, rep.Resampled} {
+		for _, a := range append([]*workloadAnalysis{rep.Original, rep.Resampled}, rep.Segments...) {
 			a.PerUser = nil
 			if !opts.pox {
 				a.Hurst.Points = nil
@@ -142,7 +187,64 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 	return printCompare(stdout, &rep)
 }
 
+// ksDistances returns the two-sample KS distance of every per-user metric.
+func ksDistances(o, s *workloadAnalysis) map[string]float64 {
+	m := map[string]float64{}
+	for _, k := range locality.UserMetrics {
+		if len(o.PerUser[k]) > 0 && len(s.PerUser[k]) > 0 {
+			m[k] = stats.KSTwoSample(o.PerUser[k], s.PerUser[k]).D
+		}
+	}
+	return m
+}
+
+// segments cuts t (sorted by submit time) into the complete segments
+// [k L, (k+1) L) of its period, which ends at the later of its last submit
+// and its header's EndTime. Each segment is a log of its own: its submit
+// times count from the segment's start and its UnixStartTime moves with
+// them, so local times are unchanged.
+func segments(t *trace.Trace, length int64) []*trace.Trace {
+	if len(t.Jobs) == 0 {
+		return nil
+	}
+	end := t.Jobs[len(t.Jobs)-1].Submit + 1
+	clk := t.Clock()
+	if v, ok := t.Header.Get("EndTime"); ok {
+		if tm, err := time.ParseInLocation("Mon Jan 2 15:04:05 MST 2006", strings.Join(strings.Fields(v), " "), clk.Loc); err == nil {
+			end = max(end, tm.Unix()-clk.Start)
+		}
+	}
+	var out []*trace.Trace
+	lo := 0
+	for k := int64(0); (k+1)*length <= end; k++ {
+		a, b := k*length, (k+1)*length
+		for lo < len(t.Jobs) && t.Jobs[lo].Submit < a {
+			lo++
+		}
+		hi := lo
+		for hi < len(t.Jobs) && t.Jobs[hi].Submit < b {
+			hi++
+		}
+		jobs := append([]trace.Job(nil), t.Jobs[lo:hi]...)
+		for i := range jobs {
+			jobs[i].Submit -= a
+		}
+		h := t.Header.Clone()
+		h.Set("UnixStartTime", strconv.FormatInt(clk.Start+a, 10))
+		h.Set("StartTime", clk.Time(a).Format("Mon Jan 02 15:04:05 MST 2006"))
+		h.Set("EndTime", clk.Time(b).Format("Mon Jan 02 15:04:05 MST 2006"))
+		s := trace.New(h, jobs, trace.Options{Procs: t.Procs})
+		s.Name = fmt.Sprintf("%s [%d, %d)", t.Name, a, b)
+		out = append(out, s)
+		lo = hi
+	}
+	return out
+}
+
 func printCompare(w io.Writer, r *compareReport) error {
+	if len(r.Segments) > 0 {
+		return printSegments(w, r)
+	}
 	o, s := r.Original, r.Resampled
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
@@ -170,5 +272,47 @@ func printCompare(w io.Writer, r *compareReport) error {
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "Hurst (R/S pox, all points)\t%.3f\t%.3f\t\t\n", o.Hurst.H, s.Hurst.H)
 	fmt.Fprintf(tw, "Hurst (R/S, mean per size)\t%.3f\t%.3f\t\t\n", o.HurstRS.H, s.HurstRS.H)
+	return tw.Flush()
+}
+
+// printSegments prints the original next to each segment of the resampled
+// workload (--segment).
+func printSegments(w io.Writer, r *compareReport) error {
+	all := append([]*workloadAnalysis{r.Original}, r.Segments...)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+	row := func(name string, f func(a *workloadAnalysis) string) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, a := range all {
+			fmt.Fprintf(tw, "%s\t", f(a))
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintf(w, "original: %s\nsegments of %s: %.4g weeks each\n\n", r.Original.Name, r.Resampled.Name, float64(r.SegmentLength)/(7*86400))
+	fmt.Fprintf(tw, "\toriginal\t")
+	for k := range r.Segments {
+		fmt.Fprintf(tw, "segment %d\t", k+1)
+	}
+	fmt.Fprintln(tw)
+	row("jobs", func(a *workloadAnalysis) string { return strconv.Itoa(a.Jobs) })
+	row("users (copies)", func(a *workloadAnalysis) string { return strconv.Itoa(a.Users) })
+	for _, k := range locality.UserMetrics {
+		row("median "+k, func(a *workloadAnalysis) string { return g(a.Quartiles[k][1]) })
+	}
+	for _, k := range locality.UserMetrics {
+		fmt.Fprintf(tw, "KS %s\t-\t", k)
+		for _, m := range r.SegmentKS {
+			fmt.Fprintf(tw, "%.3f\t", m[k])
+		}
+		fmt.Fprintln(tw)
+	}
+	for _, at := range locality.Attrs {
+		row("stack depth "+at.Name, func(a *workloadAnalysis) string { return fmt.Sprintf("%.2f", a.Stack[at.Name].Mean) })
+	}
+	for _, at := range locality.Attrs {
+		row("daily bins "+at.Name, func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.Bins[at.Name].Median) })
+	}
+	row("Hurst (R/S pox)", func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.Hurst.H) })
+	row("Hurst (R/S mean)", func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.HurstRS.H) })
 	return tw.Flush()
 }

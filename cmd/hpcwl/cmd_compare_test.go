@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,41 @@ func TestCompareJSON(t *testing.T) {
 	}
 	if s.Hurst.H < 0.6 || s.Hurst.H > 0.9 {
 		t.Errorf("resampled H %.3f", s.Hurst.H)
+	}
+}
+
+func TestCompareSegments(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "r.swf")
+	if code, _, errOut := runCLI(t, "resample", "builtin:KTH-SP2", "--duration", "25w", "-o", f); code != 0 {
+		t.Fatalf("resample: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "compare", "builtin:KTH-SP2", f, "--segment", "12w", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r compareReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	// 25 weeks hold two complete segments of 12 weeks.
+	if len(r.Segments) != 2 || len(r.SegmentKS) != 2 || r.SegmentLength != 12*7*86400 {
+		t.Fatalf("%d segments of %d s", len(r.Segments), r.SegmentLength)
+	}
+	n := 0
+	for _, s := range r.Segments {
+		if s.Jobs == 0 || s.Hurst.H == 0 {
+			t.Errorf("empty segment %+v", s)
+		}
+		n += s.Jobs
+	}
+	if n >= r.Resampled.Jobs {
+		t.Errorf("segments hold %d of %d jobs; the last week should be left out", n, r.Resampled.Jobs)
+	}
+	code, out, _ = runCLI(t, "compare", "builtin:KTH-SP2", f, "--segment", "12w")
+	if code != 0 || !strings.Contains(out, "segment 2") || strings.Contains(out, "segment 3") {
+		t.Errorf("exit %d, table:\n%s", code, out)
+	}
+	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--segment", "30w"); code != 1 || !strings.Contains(errOut, "shorter than one --segment") {
+		t.Errorf("segment longer than the workload: exit %d, %q", code, errOut)
 	}
 }

@@ -33,6 +33,7 @@ type replicateOptions struct {
 	alphaUser  float64
 	upsMetric  string
 	feedback   bool
+	offGap     bool
 	model      string
 	fluid      string
 	workers    int
@@ -84,6 +85,7 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.Float64Var(&opts.alphaUser, "alpha-user", 0.5, "UPS: weight of the user priority, 0 to 1")
 	f.StringVar(&opts.upsMetric, "ups-metric", "", "UPS: user ranking, load or recency (default: the scheduler's)")
 	f.BoolVar(&opts.feedback, "feedback", false, "simulate with feedback (TBUOS) instead of fixed arrival times")
+	f.BoolVar(&opts.offGap, "off-gap", false, "TBUOS: regenerate a long-term user after its original off-activity gap, not as soon as its last job ends")
 	f.StringVar(&opts.model, "model", "fluid", "TBUOS user model: fluid, adjusted, distribution")
 	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
 	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
@@ -192,10 +194,14 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if err != nil || tau <= 0 {
 		return usagef("--tau: %v", orPositive(err, opts.tau))
 	}
+	if opts.offGap && !opts.feedback {
+		return usagef("--off-gap applies to TBUOS (--feedback) only")
+	}
 	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
 		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
 	if opts.feedback {
 		cfg.Mode = replicate.TBUOS
+		cfg.OffGap = opts.offGap
 		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
 			return err
 		}

@@ -47,6 +47,7 @@ func TestReplicateBadInput(t *testing.T) {
 		{[]string{"--scheduler", "ups", "--alpha-user", "2"}, "valid: 0 to 1"},
 		{[]string{"--feedback", "--model", "madon"}, "valid: fluid, adjusted, distribution"},
 		{[]string{"--load", "200"}, "at most 100"},
+		{[]string{"--off-gap"}, "TBUOS (--feedback) only"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(t, append([]string{"replicate", "builtin:KTH-SP2"}, tc.args...)...)
