@@ -325,3 +325,70 @@ func BenchmarkHyperGammaEM(b *testing.B) {
 		}
 	}
 }
+
+// TestHyperGammaDuplicates checks that fitting a sample in which every
+// value appears k times gives the fit of the sample itself: the EM works
+// on distinct values weighted by their counts, and the log-likelihood of
+// the repeated sample is k times the original's. The middle-minimum
+// histogram has more bins for the larger sample, so EM starts elsewhere and
+// stops (at relative tolerance 1e-10 on the log-likelihood) a few 1e-6
+// away: parameters agree to 1e-4.
+func TestHyperGammaDuplicates(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g1 := distuv.Gamma{Alpha: 4, Beta: 1, Src: r}
+	g2 := distuv.Gamma{Alpha: 300, Beta: 1 / 0.03, Src: r}
+	base := sample(2000, func() float64 {
+		if r.Float64() < 0.6 {
+			return g1.Rand()
+		}
+		return g2.Rand()
+	})
+	h0, r0, err := HyperGamma(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{2, 5} {
+		var rep []float64
+		for range k {
+			rep = append(rep, base...)
+		}
+		h, res, err := HyperGamma(rep, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range [][2]float64{{h.Shape1, h0.Shape1}, {h.Scale1, h0.Scale1}, {h.Shape2, h0.Shape2}, {h.Scale2, h0.Scale2}, {h.P, h0.P}} {
+			if math.Abs(c[0]-c[1]) > 1e-4*math.Abs(c[1]) {
+				t.Errorf("k = %d: %+v, want %+v", k, h, h0)
+				break
+			}
+		}
+		if math.Abs(res.LogLikelihood-float64(k)*r0.LogLikelihood) > 1e-6*math.Abs(res.LogLikelihood) {
+			t.Errorf("k = %d: log-likelihood %v, want %v", k, res.LogLikelihood, float64(k)*r0.LogLikelihood)
+		}
+	}
+}
+
+// TestRankGoodnessOfFit checks the chi-square and Anderson-Darling results
+// of Rank: a sample from a Gamma passes both tests for the Gamma fit and
+// fails them for the exponential.
+func TestRankGoodnessOfFit(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	g := distuv.Gamma{Alpha: 3, Beta: 0.5, Src: r}
+	x := sample(5000, g.Rand)
+	cs, err := Rank(x, []string{"gamma", "exponential"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cand Candidate
+		pass bool
+	}{{cs[0], true}, {cs[1], false}} {
+		k := ChiSquareBins(len(x))
+		if c.cand.ChiSquare.DF != k-1-c.cand.Result.NumParameters {
+			t.Errorf("%s: chi-square df %d, want %d", c.cand.Name, c.cand.ChiSquare.DF, k-1-c.cand.Result.NumParameters)
+		}
+		if got := c.cand.ChiSquare.PValue > 0.01 && c.cand.AD.PValue > 0.01; got != c.pass {
+			t.Errorf("%s: chi-square p %.3g, AD p %.3g; want pass = %v", c.cand.Name, c.cand.ChiSquare.PValue, c.cand.AD.PValue, c.pass)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/hpcwl/hpcwl/dist"
@@ -20,6 +21,13 @@ type Candidate struct {
 	Result Result `json:"result"`
 	// KS is the one-sample Kolmogorov-Smirnov test of the fit.
 	KS stats.KSResult `json:"ks"`
+	// AD is the Anderson-Darling test of the fit, more sensitive than KS in
+	// the tails.
+	AD stats.ADResult `json:"ad"`
+	// ChiSquare is the chi-square test on [ChiSquareBins] bins of equal
+	// probability under the fit, with the fitted parameters subtracted from
+	// the degrees of freedom.
+	ChiSquare stats.ChiSquareResult `json:"chi_square"`
 	// AIC and BIC are the information criteria (smaller is better).
 	AIC float64 `json:"aic"`
 	BIC float64 `json:"bic"`
@@ -35,16 +43,61 @@ var CandidateNames = []string{
 	"gpd", "hyperexponential", "hypergamma",
 }
 
+// ChiSquareBins returns the number of equal-probability bins of the
+// chi-square test of [Rank] for n values: 2·n^0.4 (the usual rule of
+// thumb), between 5 and 100.
+func ChiSquareBins(n int) int {
+	return max(5, min(100, int(math.Round(2*math.Pow(float64(n), 0.4)))))
+}
+
+// equiprobableChiSquare bins the sorted values by F(x) into k bins of
+// probability 1/k under the model and compares the counts with n/k.
+func equiprobableChiSquare(sorted []float64, cdf func(float64) float64, estimated int) stats.ChiSquareResult {
+	k := ChiSquareBins(len(sorted))
+	obs := make([]float64, k)
+	for _, v := range sorted {
+		obs[min(k-1, max(0, int(cdf(v)*float64(k))))]++
+	}
+	exp := make([]float64, k)
+	for i := range exp {
+		exp[i] = float64(len(sorted)) / float64(k)
+	}
+	return stats.ChiSquare(obs, exp, estimated)
+}
+
+// cachedCDF evaluates cdf once per distinct value of the sorted sample and
+// answers later calls at those values from the table, so the KS,
+// Anderson-Darling and chi-square tests share one pass of CDF evaluations
+// (sizes and whole-second times repeat a lot).
+func cachedCDF(sorted []float64, cdf func(float64) float64) func(float64) float64 {
+	var u, f []float64
+	for i, v := range sorted {
+		if i == 0 || v != sorted[i-1] {
+			u = append(u, v)
+			f = append(f, cdf(v))
+		}
+	}
+	return func(v float64) float64 {
+		if i := sort.SearchFloat64s(u, v); i < len(u) && u[i] == v {
+			return f[i]
+		}
+		return cdf(v)
+	}
+}
+
 // Rank fits each named family (all of [CandidateNames] when names is nil)
 // to the positive values x and returns the candidates ordered by KS
-// distance, best first; families that cannot be fitted come last with Err
-// set and zero KS, AIC and BIC. The generalized Pareto is fitted with location 0, the
+// distance, best first, each with its KS, Anderson-Darling and chi-square
+// tests; families that cannot be fitted come last with Err set and zero
+// tests, AIC and BIC. The generalized Pareto is fitted with location 0, the
 // hyper-exponential with two phases. An unknown name is an error.
 func Rank(x []float64, names []string, s *Settings) ([]Candidate, error) {
 	if names == nil {
 		names = CandidateNames
 	}
 	out := make([]Candidate, 0, len(names))
+	sorted := append([]float64(nil), x...)
+	sort.Float64s(sorted)
 	for _, name := range names {
 		c := Candidate{Name: name}
 		var err error
@@ -95,7 +148,10 @@ func Rank(x []float64, names []string, s *Settings) ([]Candidate, error) {
 			if err != nil {
 				c.Error = err.Error()
 			}
-			c.KS = stats.KSOneSample(x, c.Dist.CDF)
+			cdf := cachedCDF(sorted, c.Dist.CDF)
+			c.KS = stats.KSOneSampleSorted(sorted, cdf)
+			c.AD = stats.AndersonDarling(sorted, cdf)
+			c.ChiSquare = equiprobableChiSquare(sorted, cdf, c.Result.NumParameters)
 			c.AIC, c.BIC = c.Result.AIC(), c.Result.BIC()
 		}
 		out = append(out, c)

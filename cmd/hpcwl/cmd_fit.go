@@ -10,6 +10,7 @@ import (
 	"github.com/hpcwl/hpcwl/fit"
 	"github.com/hpcwl/hpcwl/gen/lublin"
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/stats"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/spf13/cobra"
 )
@@ -32,7 +33,9 @@ func newFitCommand(stdout, _ io.Writer) *cobra.Command {
 		Long: `Fit fits the candidate distributions (` + strings.Join(fit.CandidateNames, ", ") + `)
 by maximum likelihood (EM for the mixtures) to the runtime, processors,
 inter-arrival time and requested time of a log, and ranks them by their
-Kolmogorov-Smirnov distance; AIC and BIC are shown as well. Only positive
+Kolmogorov-Smirnov distance; the Anderson-Darling statistic A², a chi-square
+test on bins of equal model probability (statistic/degrees of freedom), AIC
+and BIC are shown as well. Only positive
 values are fitted.
 
 "hpcwl fit lublin TRACE" fits the Lublin-Feitelson model instead.` + exitStatusHelp,
@@ -137,7 +140,7 @@ func runFit(opts fitOptions, name string, stdout io.Writer) error {
 
 func printFit(w io.Writer, rep *fitReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "variable\tn\trank\tfamily\tKS D\tp-value\tAIC\tBIC\tparameters\n")
+	fmt.Fprintf(tw, "variable\tn\trank\tfamily\tKS D\tp-value\tAD A2\tchi2/df\tAIC\tBIC\tparameters\n")
 	for _, v := range rep.Variables {
 		if len(v.Candidates) == 0 {
 			fmt.Fprintf(tw, "%s\t%d\t\t(too few positive values)\n", v.Variable, v.N)
@@ -149,14 +152,22 @@ func printFit(w io.Writer, rep *fitReport) error {
 				name = ""
 			}
 			if c.Error != "" {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\t\t\t\tnot fitted: %s\n", name, v.N, i+1, c.Name, c.Error)
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\t\t\t\t\t\tnot fitted: %s\n", name, v.N, i+1, c.Name, c.Error)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%.4f\t%.3g\t%.0f\t%.0f\t%s\n", name, v.N, i+1, c.Name,
-				c.KS.D, c.KS.PValue, c.AIC, c.BIC, formatParams(c.Params))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%.4f\t%.3g\t%.4g\t%s\t%.0f\t%.0f\t%s\n", name, v.N, i+1, c.Name,
+				c.KS.D, c.KS.PValue, c.AD.A2, chiPerDF(c.ChiSquare), c.AIC, c.BIC, formatParams(c.Params))
 		}
 	}
 	return tw.Flush()
+}
+
+// chiPerDF formats a chi-square statistic as stat/df.
+func chiPerDF(c stats.ChiSquareResult) string {
+	if c.DF <= 0 {
+		return fmt.Sprintf("%.4g/-", c.Stat)
+	}
+	return fmt.Sprintf("%.4g/%d", c.Stat, c.DF)
 }
 
 func formatParams(p map[string]float64) string {
@@ -183,11 +194,13 @@ func contains(list []string, s string) bool {
 
 // fitLublinOptions are the options of `hpcwl fit lublin`.
 type fitLublinOptions struct {
-	trace   traceFlags
-	json    bool
-	out     string
-	status  string
-	exclude []int
+	trace            traceFlags
+	json             bool
+	out              string
+	status           string
+	exclude          []int
+	typed            bool
+	interactiveProcs int
 }
 
 func newFitLublinCommand(stdout io.Writer) *cobra.Command {
@@ -203,8 +216,19 @@ inter-arrival times and the daily cycle. It prints the goodness of fit of each
 part and writes the parameters as JSON with -o, ready for
 "hpcwl generate lublin --params FILE".
 
+With --typed it fits the model three times, as the paper does: to the whole
+log, to its batch jobs and to its interactive jobs, and writes a typed
+parameter set (its "whole" class holds the whole-sample fit, so editing
+"mode" switches generators). Interactive jobs are those of queue 0 (SWF
+field 15), batch jobs those of queue 1 and above: the SWF convention and the
+paper's split of the SDSC Paragon logs, where interactive jobs bypassed the
+NQS batch queues. Logs without queue numbers (e.g. KTH-SP2) cannot be split
+and are refused. --interactive-procs sets the interactive partition size
+(default: fitted from the interactive job sizes).
+
 As in the paper, only completed jobs (status 1) are used unless --status all.` + exitStatusHelp,
 		Example: `  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json
+  hpcwl fit lublin --typed --exclude-slots 7 builtin:SDSC-Par-1996 -o sdsc-typed.json
   hpcwl generate lublin --params kth-params.json --jobs 20000 --seed 1 -o kth-model.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
@@ -215,6 +239,8 @@ As in the paper, only completed jobs (status 1) are used unless --status all.` +
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the goodness-of-fit report as JSON")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the fitted parameters (JSON) to this file")
 	cmd.Flags().StringVar(&opts.status, "status", "completed", `jobs to fit: "completed" (status 1) or "all"`)
+	cmd.Flags().BoolVar(&opts.typed, "typed", false, "fit whole, batch (queue >= 1) and interactive (queue 0) classes; writes a typed parameter set")
+	cmd.Flags().IntVar(&opts.interactiveProcs, "interactive-procs", 0, "with --typed: processors of the interactive partition (0: fitted from the sizes)")
 	cmd.Flags().IntSliceVar(&opts.exclude, "exclude-slots", nil, "half-hour slots (0-47) left out of the daily cycle, e.g. 7 for an administrative 03:30 peak")
 	return cmd
 }
@@ -226,7 +252,9 @@ type fitLublinReport struct {
 	SHA256  string            `json:"sha256,omitempty"`
 	Jobs    int               `json:"jobs"`
 	Params  lublin.Params     `json:"params"`
-	Report  *lublin.FitReport `json:"fit"`
+	Report  *lublin.FitReport `json:"fit,omitempty"`
+	// Typed is the report of --typed (Report is then absent).
+	Typed *lublin.TypedFitReport `json:"typed_fit,omitempty"`
 }
 
 func runFitLublin(opts fitLublinOptions, name string, stdout io.Writer) error {
@@ -243,24 +271,37 @@ func runFitLublin(opts fitLublinOptions, name string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if opts.interactiveProcs < 0 || (opts.interactiveProcs > 0 && !opts.typed) {
+		return usagef("--interactive-procs takes a positive number of processors and needs --typed")
+	}
 	clock := t.Clock()
 	l := lublin.Log{StartTime: clock.Start, Location: clock.Loc, MachineProcs: t.Procs}
 	for _, j := range jobs {
 		l.Submit = append(l.Submit, j.Submit)
 		l.Runtime = append(l.Runtime, j.Runtime)
 		l.Procs = append(l.Procs, int64(j.Processors()))
+		l.Queue = append(l.Queue, int64(j.Queue))
 	}
-	tp, rep, err := lublin.FitLog(l, &lublin.FitOptions{ExcludeSlots: opts.exclude})
-	if err != nil {
-		return fmt.Errorf("fitting the Lublin model to %s: %w", name, err)
+	fo := &lublin.FitOptions{ExcludeSlots: opts.exclude, InteractiveProcs: opts.interactiveProcs}
+	out := fitLublinReport{Version: version.String(), Trace: name, SHA256: t.SHA256, Jobs: len(jobs)}
+	if opts.typed {
+		params, rep, err := lublin.FitTyped(l, fo)
+		if err != nil {
+			return fmt.Errorf("fitting the typed Lublin model to %s: %w", name, err)
+		}
+		out.Params, out.Typed = params, rep
+	} else {
+		tp, rep, err := lublin.FitLog(l, fo)
+		if err != nil {
+			return fmt.Errorf("fitting the Lublin model to %s: %w", name, err)
+		}
+		out.Params, out.Report = lublin.Params{Mode: lublin.Whole, Whole: tp}, rep
 	}
-	params := lublin.Params{Mode: lublin.Whole, Whole: tp}
 	if opts.out != "" {
-		if err := writeOutput(opts.out, stdout, func(w io.Writer) error { return lublin.WriteParams(w, params) }); err != nil {
+		if err := writeOutput(opts.out, stdout, func(w io.Writer) error { return lublin.WriteParams(w, out.Params) }); err != nil {
 			return err
 		}
 	}
-	out := fitLublinReport{Version: version.String(), Trace: name, SHA256: t.SHA256, Jobs: len(jobs), Params: params, Report: rep}
 	if opts.json {
 		return writeJSON(stdout, out)
 	}
@@ -272,16 +313,37 @@ func runFitLublin(opts fitLublinOptions, name string, stdout io.Writer) error {
 
 func printFitLublin(w io.Writer, r *fitLublinReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	p, s, rt, a := r.Params.Whole, r.Report.Sizes, r.Report.Runtimes, r.Report.Arrivals
 	fmt.Fprintf(tw, "log\t%s (%d jobs used)\n", r.Trace, r.Jobs)
-	fmt.Fprintf(tw, "sizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f\n",
-		p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD)
-	fmt.Fprintf(tw, "runtimes\thyper-Gamma a1 %.3f b1 %.3f a2 %.3f b2 %.3f  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
-		p.A1, p.B1, p.A2, p.B2, p.PA, p.PB, rt.ModelD)
-	fmt.Fprintf(tw, "arrivals\tpeak Gamma a %.3f b %.3f  ARAR %.3f  daily cycle a %.3f b %.3f\tKS D %.3f (peak), %.3f (daily)\n",
-		p.AArr, p.BArr, p.ARAR, p.ANum, p.BNum, a.PeakD, a.DailyD)
-	for _, n := range r.Report.Notes {
-		fmt.Fprintf(tw, "note\t%s\n", n)
+	if r.Typed == nil {
+		printLublinClass(tw, "", r.Params.Whole, r.Report)
+		return tw.Flush()
+	}
+	ty := r.Typed
+	fmt.Fprintf(tw, "classes\t%d batch (queue >= 1), %d interactive (queue 0), %d unknown queue (whole sample only)\n",
+		ty.BatchJobs, ty.InteractiveJobs, ty.UnknownQueue)
+	for _, c := range []struct {
+		name string
+		p    lublin.TypeParams
+		rep  *lublin.FitReport
+	}{{"whole", r.Params.Whole, ty.Whole}, {"batch", r.Params.Batch, ty.Batch}, {"interactive", r.Params.Interactive, ty.Interactive}} {
+		printLublinClass(tw, c.name+" ", c.p, c.rep)
 	}
 	return tw.Flush()
+}
+
+// printLublinClass prints the parameters and goodness of fit of one class;
+// prefix names the class in typed mode.
+func printLublinClass(tw io.Writer, prefix string, p lublin.TypeParams, rep *lublin.FitReport) {
+	s, rt, a := rep.Sizes, rep.Runtimes, rep.Arrivals
+	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f\n",
+		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD)
+	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %.3f b1 %.3f a2 %.3f b2 %.3f  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
+		prefix, p.A1, p.B1, p.A2, p.B2, p.PA, p.PB, rt.ModelD)
+	fmt.Fprintf(tw, "%sarrivals\tpeak Gamma a %.3f b %.3f  ARAR %.3f  daily cycle a %.3f b %.3f\tKS D %.3f (peak), %.3f (daily)\n",
+		prefix, p.AArr, p.BArr, p.ARAR, p.ANum, p.BNum, a.PeakD, a.DailyD)
+	if prefix == "" || prefix == "whole " {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(tw, "note\t%s\n", n)
+		}
+	}
 }
