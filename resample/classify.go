@@ -173,6 +173,33 @@ func (p *Pools) Counts() map[Class]ClassCount {
 	return m
 }
 
+// Warnings returns notes on a classification that makes weak resampled
+// workloads, for the user to read: a log shorter than the long-term span
+// plus both boundary windows (few users can be long-term, and the windows
+// cover most of the log), and discarded users holding over 5% of the
+// usable jobs (resampled workloads hold that many fewer jobs than the log).
+func (p *Pools) Warnings() []string {
+	var w []string
+	o := p.Options
+	c := p.Counts()
+	total := 0
+	for _, n := range c {
+		total += n.Jobs
+	}
+	if need := o.LongTermSpan + 2*o.Boundary; !o.NoDiscard && p.End-p.Start < need {
+		w = append(w, fmt.Sprintf("the log spans %.1f weeks, less than the long-term span plus both boundary windows (%.4g weeks): "+
+			"few users can be long-term (here %d, with %.0f%% of the jobs) and the windows cover most of the log; "+
+			"resampled workloads will differ from it more than usual",
+			float64(p.End-p.Start)/Week, float64(need)/Week, c[LongTerm].Users, 100*float64(c[LongTerm].Jobs)/float64(max(total, 1))))
+	}
+	if d := c[Discarded]; total > 0 && float64(d.Jobs) > 0.05*float64(total) {
+		w = append(w, fmt.Sprintf("the %d discarded users (active only near an end of the log) hold %d jobs, %.1f%% of the usable jobs; "+
+			"resampled workloads will hold about that many fewer jobs (--discard touch|none changes the rule)",
+			d.Users, d.Jobs, 100*float64(d.Jobs)/float64(total)))
+	}
+	return w
+}
+
 // usable reports whether job j goes into a sub-trace.
 func usable(j *trace.Job) bool {
 	return j.User >= 0 && j.Submit >= 0 && j.Runtime >= 0 && j.Processors() > 0 &&

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/resample"
@@ -253,5 +254,31 @@ func TestSaturated(t *testing.T) {
 		if got, slope := resample.Saturated(tc.c); got != tc.want {
 			t.Errorf("%s: saturated %v (slope %.2f), want %v", tc.name, got, slope, tc.want)
 		}
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	// 14 weeks: less than 12 + 2 x 4; user 3 is discarded with a third of
+	// the jobs.
+	p, err := resample.Classify(synth(14, "UTC", map[int32][2]int{1: {0, 13}, 2: {5, 7}, 3: {0, 1}}), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Warnings(); len(w) != 2 {
+		t.Errorf("short log: warnings %q, want 2", w)
+	}
+	p, err = resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Warnings(); len(w) != 1 || !strings.Contains(w[0], "6.8% of the usable jobs") {
+		t.Errorf("30-week log: warnings %q, want the discarded users' share", w)
+	}
+	p, err = resample.Classify(synth(30, "UTC", map[int32][2]int{1: {0, 29}, 2: {5, 20}}), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Warnings(); len(w) != 0 {
+		t.Errorf("warnings %q, want none", w)
 	}
 }

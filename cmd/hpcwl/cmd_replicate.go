@@ -211,6 +211,7 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 		return err
 	}
 	cfg.Pools = p
+	printWarnings(stderr, p.Warnings())
 	if cfg.Procs, err = p.Trace.MachineSize(); err != nil {
 		return err
 	}

@@ -253,10 +253,11 @@ type poolsReport struct {
 	End      int64                          `json:"end"`
 	Classes  map[string]resample.ClassCount `json:"classes"`
 	Filtered int                            `json:"filtered_jobs"`
+	Warnings []string                       `json:"warnings,omitempty"`
 }
 
 func newPoolsReport(p *resample.Pools) poolsReport {
-	r := poolsReport{Weeks: p.Weeks(), Start: p.Start, End: p.End, Classes: map[string]resample.ClassCount{}, Filtered: p.Filtered}
+	r := poolsReport{Weeks: p.Weeks(), Start: p.Start, End: p.End, Classes: map[string]resample.ClassCount{}, Filtered: p.Filtered, Warnings: p.Warnings()}
 	for c, n := range p.Counts() {
 		r.Classes[c.String()] = n
 	}
@@ -294,12 +295,22 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 		rep.Copies[c.Class.String()]++
 	}
 	if opts.json {
+		printWarnings(stderr, rep.Pools.Warnings)
 		if opts.out == "-" {
 			return writeJSON(stderr, rep)
 		}
 		return writeJSON(stdout, rep)
 	}
-	return printResample(stderr, &rep)
+	err = printResample(stderr, &rep)
+	printWarnings(stderr, rep.Pools.Warnings)
+	return err
+}
+
+// printWarnings writes each warning on a line of its own.
+func printWarnings(w io.Writer, ws []string) {
+	for _, s := range ws {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
 }
 
 func printResample(w io.Writer, r *resampleReport) error {
