@@ -1,6 +1,7 @@
 package feedback
 
 import (
+	"github.com/hpcwl/hpcwl/internal/heap"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
 )
@@ -12,81 +13,94 @@ type owner interface {
 	ended(ix int32, now sim.Time)
 }
 
-// core is the part of a feedback source shared by the models: a heap of
+// core is the part of a feedback source shared by the models: a queue of
 // pending submissions, the prepared jobs, and what happened to each job.
 type core struct {
-	own     owner
-	jobs    []sim.Job // the prepared jobs
-	wpos    []int32   // position in jobs by trace index; -1 = rejected
-	pending subHeap
+	own owner
+	// jobs holds the prepared jobs in the partition's order: jobs[k] is
+	// that of trace job order[k], or has Index -1 when it was dropped by
+	// sim.Prepare (it is rejected on arrival). In this order a user's jobs
+	// are adjacent, so handing them over in simulated time order reads
+	// memory in as many sequential streams as users are active, where the
+	// prepared (recorded) order would jump about.
+	jobs  []sim.Job
+	queue heap.Heap[sub]
 	// Submitted holds each job's simulated submit time, -1 before it is
 	// submitted; Ends its simulated end (rejected jobs end on arrival).
 	submitted, ends []sim.Time
 	rejected        int
 	left            int // jobs not yet submitted
-	// order and off are the partition's job order and each position's
-	// recorded offset from the start of its group (session or batch).
+	// order and arr are the partition's job order and each position's
+	// recorded submit time.
 	order []int32
-	off   []sim.Time
+	arr   []int64
 }
 
-func newCore(p *session.Partition, w *sim.Workload, batches bool) *core {
+func newCore(p *session.Partition, w *sim.Workload) *core {
 	n := len(p.End)
-	c := &core{jobs: w.Jobs, wpos: make([]int32, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
-		order: p.Order, off: make([]sim.Time, len(p.Order))}
-	for pos, ix := range p.Order {
-		first := p.Sessions[p.SessionOf[ix]].First
-		if batches {
-			first = p.Batches[p.BatchOf[ix]].First
+	c := &core{jobs: make([]sim.Job, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
+		order: p.Order, arr: p.Submit}
+	wpos := c.submitted // scratch: 1 + the position in w.Jobs by trace index, 0 = dropped
+	for k := range w.Jobs {
+		wpos[w.Jobs[k].Index] = sim.Time(k + 1)
+	}
+	for k, ix := range p.Order {
+		if wk := wpos[ix]; wk > 0 {
+			c.jobs[k] = w.Jobs[wk-1]
+		} else {
+			c.jobs[k].Index = -1
 		}
-		c.off[pos] = sim.Time(p.Trace.Jobs[ix].Submit - first)
 	}
 	for i := range c.submitted {
-		c.submitted[i], c.ends[i], c.wpos[i] = -1, -1, -1
-	}
-	for k := range w.Jobs {
-		c.wpos[w.Jobs[k].Index] = int32(k)
+		c.submitted[i], c.ends[i] = -1, -1
 	}
 	return c
 }
 
-// submitGroup schedules the jobs at positions [lo, hi) of order to arrive
-// at base plus their offsets. Only the first is queued; each pop queues the
-// next, which keeps the queue short.
+// submitGroup schedules the jobs at positions [lo, hi) of order, a session
+// or a batch, to arrive at base plus their recorded offsets from the first
+// of them (which arrives at base). Only the next job of a group is queued;
+// each pop queues the one after it, which keeps the queue short.
 func (c *core) submitGroup(lo, hi int32, base sim.Time) {
-	c.pending.push(sub{t: base + c.off[lo], pos: lo, hi: hi, base: base})
+	c.queue.Push(sub{t: base, pos: lo, hi: hi})
 }
 
 // Next implements [sim.JobSource].
 func (c *core) Next() (sim.Time, bool) {
-	if c.pending.len() == 0 {
+	if c.queue.Len() == 0 {
 		return 0, false
 	}
-	return c.pending.h[0].t, true
+	return c.queue.Top().t, true
 }
 
 // Pop implements [sim.JobSource]. Jobs that cannot run are rejected: they
 // end at once, which may submit more jobs at now, handed over in this call.
 func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
-	for c.pending.len() > 0 && c.pending.h[0].t == now {
-		s := c.pending.pop()
-		if s.pos+1 < s.hi {
-			c.pending.push(sub{t: s.base + c.off[s.pos+1], pos: s.pos + 1, hi: s.hi, base: s.base})
+	for c.queue.Len() > 0 {
+		s := c.queue.Top()
+		if s.t != now {
+			break
 		}
-		ix := c.order[s.pos]
+		pos := s.pos
+		if next := pos + 1; next < s.hi {
+			// The group's next job follows at its recorded distance.
+			c.queue.Replace(sub{t: now + sim.Time(c.arr[next]-c.arr[pos]), pos: next, hi: s.hi})
+		} else {
+			c.queue.Pop()
+		}
+		ix := c.order[pos]
 		c.submitted[ix] = now
 		c.left--
-		k := c.wpos[ix]
-		if k < 0 {
+		j := &c.jobs[pos]
+		if j.Index < 0 {
 			c.rejected++
 			c.ends[ix] = now
 			c.own.arrived(ix, now)
 			c.own.ended(ix, now)
 			continue
 		}
-		j := c.jobs[k]
-		j.Submit = now
-		dst = append(dst, j)
+		dst = append(dst, *j)
+		dst[len(dst)-1].Submit = now
 		c.own.arrived(ix, now)
 	}
 	return dst
@@ -102,52 +116,13 @@ func (c *core) Ended(v *sim.View, r sim.Ref) {
 	c.own.ended(ix, v.Now())
 }
 
+// sub is a group's next submission: job pos of order at time t; the group
+// ends at position hi.
 type sub struct {
-	t, base sim.Time
+	t       sim.Time
 	pos, hi int32
 }
 
-// subHeap is a binary min-heap of pending submissions by (time, index).
-type subHeap struct{ h []sub }
-
-func (q *subHeap) len() int { return len(q.h) }
-
-func less(a, b sub) bool { return a.t < b.t || a.t == b.t && a.pos < b.pos }
-
-func (q *subHeap) push(e sub) {
-	q.h = append(q.h, e)
-	i := len(q.h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !less(q.h[i], q.h[p]) {
-			break
-		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
-		i = p
-	}
-}
-
-func (q *subHeap) pop() sub {
-	h := q.h
-	e := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	q.h = h[:n]
-	h = q.h
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && less(h[r], h[l]) {
-			m = r
-		}
-		if !less(h[m], h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	return e
-}
+// Before orders submissions by time, then position (unique in the queue:
+// a group is queued once).
+func (a sub) Before(b sub) bool { return a.t < b.t || a.t == b.t && a.pos < b.pos }

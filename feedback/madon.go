@@ -12,37 +12,44 @@ import (
 // plus their recorded offsets, never shifted inside the session.
 type madonSource struct {
 	*core
-	g          *session.Graph
-	p          *session.Partition
-	rule       StartRule
-	remaining  []int32    // unfinished predecessors per session
-	unfinished []int32    // unfinished jobs per session
-	start      []sim.Time // candidate, then actual, start per session
-	finish     []sim.Time // simulated finish per session, -1 before
+	g     *session.Graph
+	rule  StartRule
+	state []madonSession
+	// bounds[s] and bounds[s+1] delimit session s in the partition's order
+	// (sessions are consecutive ranges of it).
+	bounds []int32
+}
+
+// madonSession is the replay state of one session, kept together so that
+// an end touches one place.
+type madonSession struct {
+	start      sim.Time // candidate, then actual, start
+	remaining  int32    // unfinished predecessors
+	unfinished int32    // unfinished jobs
 }
 
 func newMadon(c *core, g *session.Graph, rule StartRule) *madonSource {
 	p := g.P
 	n := len(p.Sessions)
-	m := &madonSource{core: c, g: g, p: p, rule: rule,
-		remaining: make([]int32, n), unfinished: make([]int32, n),
-		start: make([]sim.Time, n), finish: make([]sim.Time, n)}
+	m := &madonSource{core: c, g: g, rule: rule, state: make([]madonSession, n), bounds: make([]int32, n+1)}
 	c.own = m
 	for s := 0; s < n; s++ {
-		m.unfinished[s] = int32(p.Sessions[s].NumJobs())
-		m.finish[s] = -1
+		ss := &p.Sessions[s]
+		st := &m.state[s]
+		st.unfinished = int32(ss.NumJobs())
+		m.bounds[s], m.bounds[s+1] = ss.Lo, ss.Hi
 		for _, e := range g.Preds(s) {
 			if e.From == session.Root {
 				// The root finished at time 0.
-				m.start[s] = max(m.start[s], sim.Time(e.Think))
+				st.start = max(st.start, sim.Time(e.Think))
 			} else {
-				m.remaining[s]++
+				st.remaining++
 			}
 		}
 	}
 	for s := 0; s < n; s++ {
-		if m.remaining[s] == 0 {
-			m.startSession(s)
+		if m.state[s].remaining == 0 {
+			m.startSession(int32(s))
 		}
 	}
 	return m
@@ -50,37 +57,30 @@ func newMadon(c *core, g *session.Graph, rule StartRule) *madonSource {
 
 // startSession submits the jobs of free session s at its start plus their
 // recorded offsets.
-func (m *madonSource) startSession(s int) {
-	ss := &m.p.Sessions[s]
-	m.submitGroup(ss.Lo, ss.Hi, m.start[s])
+func (m *madonSource) startSession(s int32) {
+	m.submitGroup(m.bounds[s], m.bounds[s+1], m.state[s].start)
 }
 
 func (m *madonSource) arrived(int32, sim.Time) {}
 
 func (m *madonSource) ended(ix int32, now sim.Time) {
-	s := m.p.SessionOf[ix]
-	m.unfinished[s]--
-	if m.unfinished[s] > 0 {
+	s := m.g.P.SessionOf[ix]
+	m.state[s].unfinished--
+	if m.state[s].unfinished > 0 {
 		return
 	}
-	m.finish[s] = now
-	for _, d := range m.g.Succs(int(s)) {
-		var tt int64
-		for _, e := range m.g.Preds(int(d)) {
-			if e.From == s {
-				tt = e.Think
-				break
-			}
-		}
-		c := now + sim.Time(tt)
+	thinks := m.g.SuccThinks(int(s))
+	for i, d := range m.g.Succs(int(s)) {
+		c := now + sim.Time(thinks[i])
+		st := &m.state[d]
 		if m.rule == LastFinisher {
-			m.start[d] = c // the last predecessor to finish sets it
+			st.start = c // the last predecessor to finish sets it
 		} else {
-			m.start[d] = max(m.start[d], c)
+			st.start = max(st.start, c)
 		}
-		m.remaining[d]--
-		if m.remaining[d] == 0 {
-			m.startSession(int(d))
+		st.remaining--
+		if st.remaining == 0 {
+			m.startSession(d)
 		}
 	}
 }

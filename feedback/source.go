@@ -40,7 +40,7 @@ func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := newCore(p, w, opt.Model != Madon)
+	c := newCore(p, w)
 	s := &Source{c: c, Options: opt, Partition: p}
 	if opt.Model == Madon {
 		s.Graph = session.SessionGraph(p, opt.Reduction)

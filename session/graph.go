@@ -77,6 +77,7 @@ type Graph struct {
 	predOff, succOff []int32
 	preds            []Edge
 	succs            []int32
+	succThink        []int64 // think time of each edge of succs
 }
 
 // Len returns the number of nodes.
@@ -88,6 +89,10 @@ func (g *Graph) Preds(n int) []Edge { return g.preds[g.predOff[n]:g.predOff[n+1]
 
 // Succs returns the nodes that depend on node n, ascending.
 func (g *Graph) Succs(n int) []int32 { return g.succs[g.succOff[n]:g.succOff[n+1]] }
+
+// SuccThinks returns the think times of the edges from node n to the nodes
+// of Succs(n), in the same order.
+func (g *Graph) SuccThinks(n int) []int64 { return g.succThink[g.succOff[n]:g.succOff[n+1]] }
 
 // NumEdges returns the number of edges, not counting those from the root.
 func (g *Graph) NumEdges() int { return len(g.succs) }
@@ -223,11 +228,13 @@ func (g *Graph) buildSuccs() {
 		g.succOff[i] += g.succOff[i-1]
 	}
 	g.succs = make([]int32, g.succOff[n])
+	g.succThink = make([]int64, g.succOff[n])
 	fill := slices.Clone(g.succOff[:n])
 	for to := 0; to < n; to++ {
 		for _, e := range g.Preds(to) {
 			if e.From != Root {
 				g.succs[fill[e.From]] = int32(to)
+				g.succThink[fill[e.From]] = e.Think
 				fill[e.From]++
 			}
 		}

@@ -36,6 +36,17 @@ func TestSessionGraphFig1(t *testing.T) {
 	if !slices.Equal(g.Succs(0), []int32{2}) || !slices.Equal(g.Succs(2), []int32{3}) {
 		t.Errorf("succs %v %v", g.Succs(0), g.Succs(2))
 	}
+	for _, gr := range []*Graph{g, full, BatchGraph(p, Full)} {
+		for n := range gr.Len() {
+			th := gr.SuccThinks(n)
+			for i, d := range gr.Succs(n) {
+				k := slices.IndexFunc(gr.Preds(int(d)), func(e Edge) bool { return e.From == int32(n) })
+				if k < 0 || gr.Preds(int(d))[k].Think != th[i] {
+					t.Errorf("edge %d -> %d: SuccThinks %d, preds %v", n, d, th[i], gr.Preds(int(d)))
+				}
+			}
+		}
+	}
 	st := g.Stats(true)
 	if st.Users[0].LongestPath != 3 || st.Users[0].MaxIn != 2 || st.Edges != 3 || st.RootEdges != 2 {
 		t.Errorf("stats %+v", st.Users[0])

@@ -25,6 +25,9 @@ type Partition struct {
 	// user, then session, then batch, by (submit, job number) inside each
 	// user. Sessions and batches are ranges of it.
 	Order []int32
+	// Submit holds the submit time of each job of Order: Submit[k] is that
+	// of Trace.Jobs[Order[k]].
+	Submit []int64
 	// SessionOf and BatchOf give each job's session and batch, indexed like
 	// Trace.Jobs.
 	SessionOf, BatchOf []int32
@@ -105,7 +108,8 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 	n := len(t.Jobs)
 	p := &Partition{
 		Options: opt, Trace: t,
-		Order:     make([]int32, 0, n),
+		Order:     make([]int32, n),
+		Submit:    make([]int64, n),
 		SessionOf: make([]int32, n),
 		BatchOf:   make([]int32, n),
 		End:       make([]int64, n),
@@ -119,32 +123,53 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 		}
 		p.End[i] = e
 	}
-	users := groupUsers(t)
+	users := p.groupUsers()
+	// Two passes over compact arrays: mark where sessions and batches
+	// begin, then build them in lists of the exact size.
+	marks := make([]uint8, n)
+	var ns, nb int
+	for _, u := range users {
+		s, b := p.mark(u, marks)
+		ns += s
+		nb += b
+	}
 	p.Users = make([]User, 0, len(users))
-	p.Sessions = make([]Session, 0, n/4+16)
-	p.Batches = make([]Batch, 0, n/3+16)
+	p.Sessions = make([]Session, 0, ns)
+	p.Batches = make([]Batch, 0, nb)
 	for _, u := range users {
 		lo := int32(len(p.Sessions))
-		p.cutUser(u)
-		p.Users = append(p.Users, User{ID: u.ID, SessionLo: lo, SessionHi: int32(len(p.Sessions))})
+		p.cutUser(u, marks)
+		p.Users = append(p.Users, User{ID: u.id, SessionLo: lo, SessionHi: int32(len(p.Sessions))})
 	}
 	return p, nil
 }
 
-// cutUser appends the sessions and batches of one user.
-func (p *Partition) cutUser(u trace.User) {
+// userSpan is one user's range [lo, hi) of Partition.Order.
+type userSpan struct {
+	id     int32
+	lo, hi int32
+}
+
+// The marks of a job that begins a session or a batch.
+const (
+	markSession uint8 = 1 << iota
+	markBatch
+)
+
+// mark sets the marks of user u's jobs and returns how many sessions and
+// batches they begin.
+func (p *Partition) mark(u userSpan, marks []uint8) (sessions, batches int) {
 	o := p.Options
-	jobs := p.Trace.Jobs
 	cut := o.Method == LastCut || o.Method == MaxCut
 	var prevArr, prevEnd, userMax, sessMax int64
-	for k, ix := range u.Jobs {
-		arr := jobs[ix].Submit
-		end := p.End[ix]
+	for k := u.lo; k < u.hi; k++ {
+		arr := p.Submit[k]
+		end := p.End[p.Order[k]]
 		eff := end
 		if cut {
 			eff = min(end, arr+o.Cut)
 		}
-		newSession, newBatch := k == 0 || u.ID < 0, true
+		newSession, newBatch := k == u.lo || u.id < 0, true
 		if !newSession {
 			switch o.Method {
 			case Arrival:
@@ -163,70 +188,98 @@ func (p *Partition) cutUser(u trace.User) {
 				newBatch = tt >= 0
 			}
 		}
+		var m uint8
 		if newSession {
-			p.Sessions = append(p.Sessions, Session{
-				User: int32(len(p.Users)), Lo: int32(len(p.Order)),
-				BatchLo: int32(len(p.Batches)), First: arr, MaxEnd: end,
-			})
+			m |= markSession
+			sessions++
 			sessMax = 0
 		}
-		s := &p.Sessions[len(p.Sessions)-1]
 		if newSession || newBatch {
-			p.Batches = append(p.Batches, Batch{Session: int32(len(p.Sessions) - 1), Lo: int32(len(p.Order)), First: arr, MaxEnd: end})
+			m |= markBatch
+			batches++
 		}
-		b := &p.Batches[len(p.Batches)-1]
-		p.SessionOf[ix] = int32(len(p.Sessions) - 1)
-		p.BatchOf[ix] = int32(len(p.Batches) - 1)
-		p.Order = append(p.Order, int32(ix))
-		b.Hi, b.Last, b.MaxEnd = int32(len(p.Order)), arr, max(b.MaxEnd, end)
-		s.Hi, s.Last, s.MaxEnd = int32(len(p.Order)), arr, max(s.MaxEnd, end)
-		s.BatchHi = int32(len(p.Batches))
+		marks[k] = m
 		sessMax = max(sessMax, end)
+		prevArr, prevEnd = arr, eff
+		if k == u.lo {
+			userMax = eff
+		} else {
+			userMax = max(userMax, eff)
+		}
+	}
+	return sessions, batches
+}
+
+// cutUser appends the sessions and batches of user u as marked.
+func (p *Partition) cutUser(u userSpan, marks []uint8) {
+	o := p.Options
+	ui := int32(len(p.Users))
+	for k := u.lo; k < u.hi; k++ {
+		ix := p.Order[k]
+		arr := p.Submit[k]
+		end := p.End[ix]
+		m := marks[k]
+		if m&markSession != 0 {
+			p.Sessions = append(p.Sessions, Session{
+				User: ui, Lo: k, BatchLo: int32(len(p.Batches)), First: arr, MaxEnd: end,
+			})
+		}
+		si := int32(len(p.Sessions) - 1)
+		s := &p.Sessions[si]
+		if m&markBatch != 0 {
+			p.Batches = append(p.Batches, Batch{Session: si, Lo: k, First: arr, MaxEnd: end})
+		}
+		bi := int32(len(p.Batches) - 1)
+		b := &p.Batches[bi]
+		p.SessionOf[ix] = si
+		p.BatchOf[ix] = bi
+		b.Hi, b.Last, b.MaxEnd = k+1, arr, max(b.MaxEnd, end)
+		s.Hi, s.Last, s.MaxEnd = k+1, arr, max(s.MaxEnd, end)
+		s.BatchHi = bi + 1
 		switch o.Method {
 		case Arrival, Interarrival:
 			s.Length = s.Last - s.First
 		case Last, Max:
 			s.Length = s.MaxEnd - s.First
 		default:
+			eff := end
+			if o.Method == LastCut || o.Method == MaxCut {
+				eff = min(end, arr+o.Cut)
+			}
 			s.Length = max(s.Length, eff-s.First)
-		}
-		prevArr, prevEnd = arr, eff
-		if k == 0 {
-			userMax = eff
-		} else {
-			userMax = max(userMax, eff)
 		}
 	}
 }
 
-// groupUsers is [trace.Trace.Users] in linear time for logs sorted by
-// submit time: jobs are bucketed by user in file order and a user's jobs
-// are sorted only when the file order is not (submit, job number).
-func groupUsers(t *trace.Trace) []trace.User {
+// groupUsers fills Order and Submit: the jobs grouped by user (users by
+// ID), in file order inside a user unless that is not (submit, job number)
+// order, when the user's jobs are sorted. It runs in linear time for logs
+// sorted by submit time and touches the log's jobs in file order except to
+// read the submit times. It returns each user's range of Order.
+func (p *Partition) groupUsers() []userSpan {
+	jobs := p.Trace.Jobs
+	uix := p.SessionOf // scratch: the user of each job, overwritten by cutUser
 	var ids []int32
-	count := make([]int32, 0, 512)
-	uix := make([]int32, len(t.Jobs))
+	var count []int32
 	maxID := int32(-1)
-	for i := range t.Jobs {
-		maxID = max(maxID, t.Jobs[i].User)
+	for i := range jobs {
+		maxID = max(maxID, jobs[i].User)
 	}
 	// User IDs are small in archive logs: look them up in a table, else
 	// in a map.
 	var table []int32
 	var idx map[int32]int32
-	if int(maxID) < 4*len(t.Jobs)+1024 {
+	if int(maxID) < 4*len(jobs)+1024 {
 		table = make([]int32, int(maxID)+2)
-	} else {
-		idx = make(map[int32]int32, 512)
 	}
-	for i := range t.Jobs {
-		u := t.Jobs[i].User
+	for i := range jobs {
+		u := jobs[i].User
 		var k int32
 		ok := false
 		if table != nil && u >= -1 {
 			k = table[u+1] - 1
 			ok = k >= 0
-		} else if table == nil {
+		} else {
 			k, ok = idx[u]
 		}
 		if !ok {
@@ -245,41 +298,54 @@ func groupUsers(t *trace.Trace) []trace.User {
 		uix[i] = k
 		count[k]++
 	}
-	order := make([]int32, len(ids))
-	for i := range order {
-		order[i] = int32(i)
+	byID := make([]int32, len(ids))
+	for i := range byID {
+		byID[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return int(ids[a]) - int(ids[b]) })
-	all := make([]int, len(t.Jobs))
-	off := make([]int, len(ids))
-	us := make([]trace.User, len(ids))
-	n := 0
-	for _, k := range order {
-		off[k] = n
-		us[k] = trace.User{ID: ids[k], Jobs: all[n : n : n+int(count[k])]}
-		n += int(count[k])
+	slices.SortFunc(byID, func(a, b int32) int { return int(ids[a]) - int(ids[b]) })
+	spans := make([]userSpan, len(ids))
+	next := make([]int32, len(ids)) // next free position of each user
+	pos := int32(0)
+	for r, k := range byID {
+		spans[r] = userSpan{id: ids[k], lo: pos, hi: pos + count[k]}
+		next[k] = pos
+		pos += count[k]
 	}
-	for i := range t.Jobs {
+	for i := range jobs {
 		k := uix[i]
-		us[k].Jobs = append(us[k].Jobs, i)
+		p.Order[next[k]] = int32(i)
+		next[k]++
 	}
-	cmp := func(a, b int) int {
-		ja, jb := &t.Jobs[a], &t.Jobs[b]
-		switch {
-		case ja.Submit != jb.Submit:
-			return compare(ja.Submit, jb.Submit)
+	for k, ix := range p.Order {
+		p.Submit[k] = jobs[ix].Submit
+	}
+	for _, u := range spans {
+		if !p.sorted(u) {
+			o := p.Order[u.lo:u.hi]
+			slices.SortStableFunc(o, func(a, b int32) int {
+				ja, jb := &jobs[a], &jobs[b]
+				if ja.Submit != jb.Submit {
+					return compare(ja.Submit, jb.Submit)
+				}
+				return compare(ja.ID, jb.ID)
+			})
+			for k := u.lo; k < u.hi; k++ {
+				p.Submit[k] = jobs[p.Order[k]].Submit
+			}
 		}
-		return compare(ja.ID, jb.ID)
 	}
-	out := make([]trace.User, 0, len(ids))
-	for _, k := range order {
-		u := us[k]
-		if !slices.IsSortedFunc(u.Jobs, cmp) {
-			slices.SortStableFunc(u.Jobs, cmp)
+	return spans
+}
+
+// sorted reports whether user u's jobs are in (submit, job number) order.
+func (p *Partition) sorted(u userSpan) bool {
+	for k := u.lo + 1; k < u.hi; k++ {
+		a, b := p.Submit[k-1], p.Submit[k]
+		if a > b || a == b && p.Trace.Jobs[p.Order[k-1]].ID > p.Trace.Jobs[p.Order[k]].ID {
+			return false
 		}
-		out = append(out, u)
 	}
-	return out
+	return true
 }
 
 func compare(a, b int64) int {
