@@ -13,6 +13,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/locality"
+	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/stats"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -23,6 +24,7 @@ func init() { register(newCompareCommand) }
 type compareOptions struct {
 	unit    string
 	segment string
+	users   string
 	pox     bool
 	json    bool
 }
@@ -50,6 +52,13 @@ log's structure:
     sizes growing by 1.2, a line fitted through every block); --json with
     --pox adds the plot's points.
 
+A generated log (hpcwl resample) numbers its user copies; a long-term
+user's copies follow one another in one slot, which is one user present
+all the time (spec section 6.6). By default (--users slot) the per-user
+distributions count each slot as one user and each temporary copy as one;
+--users copy counts every copy, so a long-term user cut by a regeneration
+counts twice.
+
 --segment LEN also cuts RESAMPLED into consecutive segments of LEN from
 time 0 (a workload extended to several times the log's length, section 7.2)
 and analyses each complete segment as a log of its own, its times counted
@@ -67,6 +76,7 @@ a copy that spans two segments counts in both.` + exitStatusHelp,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.unit, "unit", "1h", "base time unit of the Hurst series")
+	f.StringVar(&opts.users, "users", "slot", "users of a generated log: slot (a long-term slot is one user) or copy (every copy is one)")
 	f.StringVar(&opts.segment, "segment", "", "also compare each complete segment of this length of RESAMPLED (e.g. 52w)")
 	f.BoolVar(&opts.pox, "pox", false, "with --json, include the pox plot points")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
@@ -99,10 +109,15 @@ type compareReport struct {
 	SegmentKS     []map[string]float64 `json:"segment_ks_distance,omitempty"`
 }
 
-func analyse(name string, unit int64) (*workloadAnalysis, *trace.Trace, error) {
+func analyse(name string, unit int64, bySlot bool) (*workloadAnalysis, *trace.Trace, error) {
 	t, err := loadAnyTrace(name)
 	if err != nil {
 		return nil, nil, err
+	}
+	if bySlot {
+		if err := usersBySlot(t); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	t.SortBySubmit()
 	a, err := analyseTrace(name, t, unit)
@@ -146,15 +161,23 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 			return usagef("--segment: %v", orPositive(err, opts.segment))
 		}
 	}
+	var bySlot bool
+	switch opts.users {
+	case "slot":
+		bySlot = true
+	case "copy":
+	default:
+		return usagef("unknown --users %q; valid: slot, copy", opts.users)
+	}
 	rep := compareReport{Version: version.String(), SegmentLength: seg}
-	if rep.Original, _, err = analyse(orig, unit); err != nil {
+	if rep.Original, _, err = analyse(orig, unit, bySlot); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var rt *trace.Trace
-	if rep.Resampled, rt, err = analyse(res, unit); err != nil {
+	if rep.Resampled, rt, err = analyse(res, unit, bySlot); err != nil {
 		return err
 	}
 	rep.KS = ksDistances(rep.Original, rep.Resampled)
@@ -185,6 +208,27 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 		return writeJSON(stdout, rep)
 	}
 	return printCompare(stdout, &rep)
+}
+
+// usersBySlot gives the jobs of every long-term copy of a generated log
+// the user ID of its slot (one more than the largest copy ID plus the
+// slot), using the header's UserCopy lines; other logs are left alone.
+func usersBySlot(t *trace.Trace) error {
+	cs, err := resample.Copies(&t.Header)
+	if err != nil || len(cs) == 0 {
+		return err
+	}
+	var top int32
+	for id := range cs {
+		top = max(top, id)
+	}
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		if c, ok := cs[j.User]; ok && c.Class == resample.LongTerm && c.Slot >= 0 {
+			j.User = top + 1 + c.Slot
+		}
+	}
+	return nil
 }
 
 // ksDistances returns the two-sample KS distance of every per-user metric.
@@ -251,7 +295,7 @@ func printCompare(w io.Writer, r *compareReport) error {
 	fmt.Fprintf(tw, "\toriginal\tresampled\t\n")
 	fmt.Fprintf(tw, "workload\t%s\t%s\t\n", o.Name, s.Name)
 	fmt.Fprintf(tw, "jobs\t%d\t%d\t\n", o.Jobs, s.Jobs)
-	fmt.Fprintf(tw, "users (copies)\t%d\t%d\t\n", o.Users, s.Users)
+	fmt.Fprintf(tw, "users\t%d\t%d\t\n", o.Users, s.Users)
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "per user (quartiles)\toriginal\tresampled\tKS distance\t\n")
 	for _, k := range locality.UserMetrics {
@@ -295,7 +339,7 @@ func printSegments(w io.Writer, r *compareReport) error {
 	}
 	fmt.Fprintln(tw)
 	row("jobs", func(a *workloadAnalysis) string { return strconv.Itoa(a.Jobs) })
-	row("users (copies)", func(a *workloadAnalysis) string { return strconv.Itoa(a.Users) })
+	row("users", func(a *workloadAnalysis) string { return strconv.Itoa(a.Users) })
 	for _, k := range locality.UserMetrics {
 		row("median "+k, func(a *workloadAnalysis) string { return g(a.Quartiles[k][1]) })
 	}

@@ -34,6 +34,22 @@ func TestCompareJSON(t *testing.T) {
 	if s.Hurst.H < 0.6 || s.Hurst.H > 0.9 {
 		t.Errorf("resampled H %.3f", s.Hurst.H)
 	}
+	// Counting every copy as a user splits the regenerated long-term
+	// users; slots are as many as the log's long-term users (102).
+	code, out, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--json", "--users", "copy")
+	if code != 0 {
+		t.Fatalf("--users copy: exit %d: %s", code, errOut)
+	}
+	var rc compareReport
+	if err := json.Unmarshal([]byte(out), &rc); err != nil {
+		t.Fatal(err)
+	}
+	if lt := rc.Resampled.Users - s.Users; lt < 50 || rc.Original.Users != o.Users {
+		t.Errorf("users: %d copies, %d by slot; original %d and %d", rc.Resampled.Users, s.Users, rc.Original.Users, o.Users)
+	}
+	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--users", "group"); code != 2 || !strings.Contains(errOut, "valid: slot, copy") {
+		t.Errorf("--users group: exit %d, %q", code, errOut)
+	}
 }
 
 func TestCompareSegments(t *testing.T) {
