@@ -23,5 +23,10 @@
 //
 // [FitLog] estimates the model's parameters from a log (sizes, runtimes per
 // size group with the linear weight, peak-hour interarrivals and the daily
-// cycle) and reports the goodness of fit of each part.
+// cycle) and reports the goodness of fit of each part. [FitTyped] fits the
+// whole log and its batch and interactive jobs (split by queue number) in
+// one call, giving a typed parameter set. [FitSizeGroups] fits a free
+// hyper-Gamma per size group (the paper's Table 4), and [Average] combines
+// the fits of several logs into a representative set as the paper's
+// "Model" rows do.
 package lublin
