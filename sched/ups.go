@@ -54,13 +54,22 @@ type UPS struct {
 	queue    []sim.Ref
 	runs     runList
 	end      []sim.Time // planned end of running jobs, by ref
-	last     map[int32]sim.Time
-	// scratch
-	load  map[int32]float64
+	// Users are numbered densely in arrival order: ix maps a user ID to
+	// its number, id the other way; user holds each job's number, by ref.
+	ix   map[int32]int32
+	id   []int32
+	user []int32
+	last []sim.Time // latest arrival, by user number
+	// scratch, by user number
+	load  []float64
+	upri  []float64
+	seen  []uint32
+	pass  uint32
 	users []int32
-	upri  map[int32]float64
 	order []upsJob
 	rest  []sim.Ref
+	cands []upsJob
+	start []bool // by ref: started in this pass
 }
 
 type upsJob struct {
@@ -77,7 +86,7 @@ func NewUPS(alphaUser float64, m UserMetric) *UPS {
 	if !(alphaUser >= 0 && alphaUser <= 1) {
 		panic("sched: UPS alpha_user outside [0, 1]")
 	}
-	return &UPS{alpha: alphaUser, metric: m, last: map[int32]sim.Time{}, load: map[int32]float64{}, upri: map[int32]float64{}}
+	return &UPS{alpha: alphaUser, metric: m, ix: map[int32]int32{}}
 }
 
 // SetFullScan makes the first pass start every job that fits, in priority
@@ -97,7 +106,19 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 	switch n.Kind {
 	case sim.Arrived:
 		s.queue = append(s.queue, r)
-		u := v.User(r)
+		id := v.User(r)
+		u, ok := s.ix[id]
+		if !ok {
+			u = int32(len(s.id))
+			s.ix[id] = u
+			s.id = append(s.id, id)
+			s.last = append(s.last, 0)
+			s.load = append(s.load, 0)
+			s.upri = append(s.upri, 0)
+			s.seen = append(s.seen, 0)
+		}
+		s.user = grow(s.user, r, 0)
+		s.user[r] = u
 		s.last[u] = max(s.last[u], v.Submit(r))
 	case sim.Ended:
 		s.end = grow(s.end, r, 0)
@@ -112,21 +133,23 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 	}
 }
 
-func (s *UPS) start(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
+func (s *UPS) startJob(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
 	s.end = grow(s.end, r, 0)
 	s.end[r] = v.Now() + v.Prediction(r)
 	s.runs.insert(running{end: s.end[r], ref: r, procs: int32(v.Size(r))})
 	return append(dst, r)
 }
 
-// rankUsers sets Upri for every user with waiting jobs.
+// rankUsers sets Upri for every user with waiting jobs (by user number;
+// ties go to the smaller user ID).
 func (s *UPS) rankUsers(v *sim.View) {
-	clear(s.load)
-	clear(s.upri)
+	s.pass++
 	s.users = s.users[:0]
 	for _, r := range s.queue {
-		u := v.User(r)
-		if _, ok := s.load[u]; !ok {
+		u := s.user[r]
+		if s.seen[u] != s.pass {
+			s.seen[u] = s.pass
+			s.load[u] = 0
 			s.users = append(s.users, u)
 		}
 		s.load[u] += float64(v.Estimate(r)) * float64(v.Size(r))
@@ -142,7 +165,7 @@ func (s *UPS) rankUsers(v *sim.View) {
 			}
 			return 1
 		}
-		return int(a - b)
+		return int(s.id[a] - s.id[b])
 	})
 	for i, u := range s.users {
 		s.upri[u] = 1 / float64(i+1)
@@ -165,11 +188,23 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		return dst
 	}
 	now, free := v.Now(), v.Free()
+	// Nothing can start when no waiting job fits in the free processors;
+	// the order of the queue does not matter (every pass sorts it).
+	fits := false
+	for _, r := range s.queue {
+		if v.Size(r) <= free {
+			fits = true
+			break
+		}
+	}
+	if !fits {
+		return dst
+	}
 	s.rankUsers(v)
 	s.order = s.order[:0]
 	for _, r := range s.queue {
 		wait := float64(now - v.Submit(r))
-		pri := s.alpha*s.upri[v.User(r)] + (1-s.alpha)*wait/upsAging
+		pri := s.alpha*s.upri[s.user[r]] + (1-s.alpha)*wait/upsAging
 		s.order = append(s.order, upsJob{r, pri, v.Submit(r)})
 	}
 	slices.SortFunc(s.order, func(a, b upsJob) int {
@@ -190,7 +225,7 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	for _, j := range s.order {
 		if !blocked && v.Size(j.ref) <= free {
 			free -= v.Size(j.ref)
-			dst = s.start(v, j.ref, dst)
+			dst = s.startJob(v, j.ref, dst)
 			continue
 		}
 		if !s.fullScan {
@@ -220,25 +255,28 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		shadow = max(shadow, now)
 	}
 	// 3. Backfill the others in user-priority order, then arrival order.
-	cands := slices.Clone(s.rest[1:])
-	slices.SortStableFunc(cands, func(a, b sim.Ref) int {
-		pa, pb := s.upri[v.User(a)], s.upri[v.User(b)]
-		if pa != pb {
-			if pa > pb {
+	s.cands = s.cands[:0]
+	for _, r := range s.rest[1:] {
+		s.cands = append(s.cands, upsJob{r, s.upri[s.user[r]], v.Submit(r)})
+	}
+	slices.SortFunc(s.cands, func(a, b upsJob) int {
+		if a.pri != b.pri {
+			if a.pri > b.pri {
 				return -1
 			}
 			return 1
 		}
-		if c := cmpTime(v.Submit(a), v.Submit(b)); c != 0 {
+		if c := cmpTime(a.submit, b.submit); c != 0 {
 			return c
 		}
-		return int(a - b)
+		return int(a.ref - b.ref)
 	})
-	started := map[sim.Ref]bool{}
-	for _, r := range cands {
+	startedAny := false
+	for _, c := range s.cands {
 		if free == 0 {
 			break
 		}
+		r := c.ref
 		p := v.Size(r)
 		if p > free {
 			continue
@@ -251,14 +289,18 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		} else {
 			continue
 		}
-		dst = s.start(v, r, dst)
-		started[r] = true
+		dst = s.startJob(v, r, dst)
+		s.start = grow(s.start, r, false)
+		s.start[r] = true
+		startedAny = true
 	}
 	s.queue = s.queue[:0]
 	for _, r := range s.rest {
-		if !started[r] {
-			s.queue = append(s.queue, r)
+		if startedAny && int(r) < len(s.start) && s.start[r] {
+			s.start[r] = false
+			continue
 		}
+		s.queue = append(s.queue, r)
 	}
 	return dst
 }
