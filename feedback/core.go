@@ -24,7 +24,7 @@ type core struct {
 	// memory in as many sequential streams as users are active, where the
 	// prepared (recorded) order would jump about.
 	jobs  []sim.Job
-	queue heap.Heap[sub]
+	queue heap.Heap[int32] // next submission of each started group: key (time, position), value the group end
 	// Submitted holds each job's simulated submit time, -1 before it is
 	// submitted; Ends its simulated end (rejected jobs end on arrival).
 	submitted, ends []sim.Time
@@ -62,7 +62,7 @@ func newCore(p *session.Partition, w *sim.Workload) *core {
 // of them (which arrives at base). Only the next job of a group is queued;
 // each pop queues the one after it, which keeps the queue short.
 func (c *core) submitGroup(lo, hi int32, base sim.Time) {
-	c.queue.Push(sub{t: base, pos: lo, hi: hi})
+	c.queue.Push(heap.Key{T: int64(base), A: int64(lo)}, hi)
 }
 
 // Next implements [sim.JobSource].
@@ -70,7 +70,7 @@ func (c *core) Next() (sim.Time, bool) {
 	if c.queue.Len() == 0 {
 		return 0, false
 	}
-	return c.queue.Top().t, true
+	return sim.Time(c.queue.Top().T), true
 }
 
 // Pop implements [sim.JobSource]. Jobs that cannot run are rejected: they
@@ -78,13 +78,13 @@ func (c *core) Next() (sim.Time, bool) {
 func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 	for c.queue.Len() > 0 {
 		s := c.queue.Top()
-		if s.t != now {
+		if sim.Time(s.T) != now {
 			break
 		}
-		pos := s.pos
-		if next := pos + 1; next < s.hi {
+		pos, hi := int32(s.A), s.Val
+		if next := pos + 1; next < hi {
 			// The group's next job follows at its recorded distance.
-			c.queue.Replace(sub{t: now + sim.Time(c.arr[next]-c.arr[pos]), pos: next, hi: s.hi})
+			c.queue.Replace(heap.Key{T: int64(now) + c.arr[next] - c.arr[pos], A: int64(next)}, hi)
 		} else {
 			c.queue.Pop()
 		}
@@ -115,14 +115,3 @@ func (c *core) Ended(v *sim.View, r sim.Ref) {
 	c.ends[ix] = v.Now()
 	c.own.ended(ix, v.Now())
 }
-
-// sub is a group's next submission: job pos of order at time t; the group
-// ends at position hi.
-type sub struct {
-	t       sim.Time
-	pos, hi int32
-}
-
-// Before orders submissions by time, then position (unique in the queue:
-// a group is queued once).
-func (a sub) Before(b sub) bool { return a.t < b.t || a.t == b.t && a.pos < b.pos }

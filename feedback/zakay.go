@@ -33,29 +33,37 @@ type userModel interface {
 // fully arrived) and every batch it depends on has ended.
 type zakaySource struct {
 	*core
-	g        *session.Graph
-	p        *session.Partition
-	model    userModel
-	userOf   []int32    // user index per batch
-	next     []int32    // next batch per user
-	pending  []int32    // unfinished dependencies per batch
-	arrivedN []int32    // arrived jobs per batch
-	endedN   []int32    // ended jobs per batch
-	depsDone []sim.Time // when the last dependency ended, -1 before
-	released []bool
-	lastEnd  []int32 // per user: trace index of the job that ended last, -1
-	trigger  int32   // job whose end released the current batch, -1
+	g     *session.Graph
+	p     *session.Partition
+	model userModel
+	// batch holds the replay state of each batch, kept together so that
+	// an arrival or end touches one place.
+	batch  []zakayBatch
+	userOf []int32 // user index per batch
+	next   []int32 // next batch per user
+	// lastEnd holds per user the trace index of the job that ended last,
+	// -1 before.
+	lastEnd []int32
+	trigger int32 // job whose end released the current batch, -1
 	// releases counts batches by release reason.
 	releases [3]int
+}
+
+// zakayBatch is the replay state of one batch.
+type zakayBatch struct {
+	depsDone sim.Time // when the last dependency ended, -1 before
+	lo, hi   int32    // its range of the partition's order
+	pending  int32    // unfinished dependencies
+	arrived  int32    // arrived jobs
+	ended    int32    // ended jobs
+	released bool
 }
 
 func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 	p := g.P
 	nb := len(p.Batches)
-	z := &zakaySource{core: c, g: g, p: p, model: model,
-		userOf: make([]int32, nb), next: make([]int32, len(p.Users)),
-		pending: make([]int32, nb), arrivedN: make([]int32, nb), endedN: make([]int32, nb),
-		depsDone: make([]sim.Time, nb), released: make([]bool, nb), lastEnd: make([]int32, len(p.Users)), trigger: -1}
+	z := &zakaySource{core: c, g: g, p: p, model: model, batch: make([]zakayBatch, nb),
+		userOf: make([]int32, nb), next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), trigger: -1}
 	c.own = z
 	return z
 }
@@ -65,9 +73,9 @@ func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 func (z *zakaySource) start() {
 	p := z.p
 	for b := range len(p.Batches) {
-		z.userOf[b] = p.Sessions[p.Batches[b].Session].User
-		z.pending[b] = int32(len(z.g.Preds(b)))
-		z.depsDone[b] = -1
+		bt := &p.Batches[b]
+		z.userOf[b] = p.Sessions[bt.Session].User
+		z.batch[b] = zakayBatch{depsDone: -1, lo: bt.Lo, hi: bt.Hi, pending: int32(len(z.g.Preds(b)))}
 	}
 	for ui := range p.Users {
 		u := &p.Users[ui]
@@ -91,14 +99,14 @@ func (z *zakaySource) start() {
 // release picks batch b's arrival and submits its jobs at their recorded
 // offsets from it.
 func (z *zakaySource) release(b int32, r Reason, now sim.Time) {
-	z.released[b] = true
+	bt := &z.batch[b]
+	bt.released = true
 	z.releases[r]++
-	bt := &z.p.Batches[b]
-	t := sim.Time(bt.First)
+	t := sim.Time(z.arr[bt.lo]) // the recorded first arrival
 	if r != Initial {
 		t = max(z.model.arrival(z, b, r, now), now)
 	}
-	z.submitGroup(bt.Lo, bt.Hi, t)
+	z.submitGroup(bt.lo, bt.hi, t)
 }
 
 // userEnd returns the batch range end of user u.
@@ -109,8 +117,9 @@ func (z *zakaySource) userEnd(u int32) int32 {
 
 func (z *zakaySource) arrived(ix int32, now sim.Time) {
 	b := z.p.BatchOf[ix]
-	z.arrivedN[b]++
-	if int(z.arrivedN[b]) < z.p.Batches[b].NumJobs() {
+	bt := &z.batch[b]
+	bt.arrived++
+	if bt.arrived < bt.hi-bt.lo {
 		return
 	}
 	u := z.userOf[b]
@@ -119,11 +128,14 @@ func (z *zakaySource) arrived(ix int32, now sim.Time) {
 	}
 	nb := b + 1
 	z.next[u] = nb
-	if nb >= z.userEnd(u) || z.released[nb] || z.pending[nb] > 0 {
+	if nb >= z.userEnd(u) {
+		return
+	}
+	if n := &z.batch[nb]; n.released || n.pending > 0 {
 		return
 	}
 	r := Follows
-	if z.depsDone[nb] == now {
+	if z.batch[nb].depsDone == now {
 		r = Dependency // tie: the dependency ended at the previous batch's last arrival
 	}
 	z.trigger = z.lastEnd[u]
@@ -134,19 +146,23 @@ func (z *zakaySource) ended(ix int32, now sim.Time) {
 	b := z.p.BatchOf[ix]
 	u := z.userOf[b]
 	z.lastEnd[u] = ix
-	z.endedN[b]++
-	if int(z.endedN[b]) < z.p.Batches[b].NumJobs() {
+	bt := &z.batch[b]
+	bt.ended++
+	if bt.ended < bt.hi-bt.lo {
 		return
 	}
 	for _, d := range z.g.Succs(int(b)) {
-		z.pending[d]--
-		if z.pending[d] > 0 {
+		dt := &z.batch[d]
+		dt.pending--
+		if dt.pending > 0 {
 			continue
 		}
-		z.depsDone[d] = now
-		if d == z.next[u] && !z.released[d] && z.arrivedN[d-1] == int32(z.p.Batches[d-1].NumJobs()) {
-			z.trigger = ix
-			z.release(d, Dependency, now)
+		dt.depsDone = now
+		if d == z.next[u] && !dt.released {
+			if pr := &z.batch[d-1]; pr.arrived == pr.hi-pr.lo {
+				z.trigger = ix
+				z.release(d, Dependency, now)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"github.com/hpcwl/hpcwl/internal/heap"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -13,8 +14,8 @@ import (
 // on the recorded machine it reproduces the log's own schedule.
 type Replay struct {
 	waits []sim.Time
-	due   dueHeap
-	late  []dueItem // due but not yet started, in due order
+	due   heap.Heap[sim.Ref] // by (due time, job ID)
+	late  []dueItem          // due but not yet started, in due order
 	// Late counts jobs that started after their due time.
 	Late int
 }
@@ -51,14 +52,15 @@ func (s *Replay) Notify(v *sim.View, n sim.Notice) {
 	if ix := int(j.Index); ix >= 0 && ix < len(s.waits) {
 		w = max(s.waits[ix], 0)
 	}
-	s.due.push(dueItem{t: j.Submit + w, id: j.ID, ref: n.Job})
+	s.due.Push(heap.Key{T: int64(j.Submit + w), A: j.ID}, n.Job)
 }
 
 // Schedule implements [sim.Scheduler].
 func (s *Replay) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	now := v.Now()
-	for s.due.len() > 0 && s.due.h[0].t <= now {
-		s.late = append(s.late, s.due.pop())
+	for s.due.Len() > 0 && sim.Time(s.due.Top().T) <= now {
+		it := s.due.Pop()
+		s.late = append(s.late, dueItem{t: sim.Time(it.T), id: it.A, ref: it.Val})
 	}
 	free := v.Free()
 	k := 0
@@ -80,64 +82,14 @@ func (s *Replay) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 
 // NextWake implements [sim.Waker]: the next due time.
 func (s *Replay) NextWake(v *sim.View) sim.Time {
-	if s.due.len() == 0 {
+	if s.due.Len() == 0 {
 		return -1
 	}
-	return s.due.h[0].t
+	return sim.Time(s.due.Top().T)
 }
 
 type dueItem struct {
 	t   sim.Time
 	id  int64
 	ref sim.Ref
-}
-
-func (a dueItem) before(b dueItem) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.id < b.id
-}
-
-// dueHeap is a binary min-heap of due items by (time, job ID).
-type dueHeap struct{ h []dueItem }
-
-func (q *dueHeap) len() int { return len(q.h) }
-
-func (q *dueHeap) push(e dueItem) {
-	q.h = append(q.h, e)
-	i := len(q.h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.h[i].before(q.h[p]) {
-			break
-		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
-		i = p
-	}
-}
-
-func (q *dueHeap) pop() dueItem {
-	h := q.h
-	e := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	q.h = h[:n]
-	h = q.h
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h[r].before(h[l]) {
-			m = r
-		}
-		if !h[m].before(h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	return e
 }

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/hpcwl/hpcwl/internal/heap"
+
 // eventKind orders simultaneous events: terminations, then deadline misses,
 // then scheduler wake-ups. Arrivals come from the JobSource between misses
 // and wake-ups.
@@ -19,64 +21,30 @@ type event struct {
 	kind eventKind
 }
 
-func (a *event) before(b *event) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	if a.id != b.id {
-		return a.id < b.id
-	}
-	return a.ref < b.ref
+// eventQueue is a binary min-heap of events ordered by (time, kind, job
+// ID). Events equal in all three are the same event (a job's ID and ref go
+// together; wake-ups carry neither).
+type eventQueue struct{ h heap.Heap[int32] }
+
+func (q *eventQueue) len() int { return q.h.Len() }
+
+// top returns the next event's time and kind.
+func (q *eventQueue) top() eventHead {
+	k := &q.h.Top().Key
+	return eventHead{t: Time(k.T), kind: eventKind(k.A)}
 }
 
-// eventQueue is a binary min-heap of events ordered by (time, kind, job ID).
-type eventQueue struct {
-	h []event
+// eventHead is the time and kind of an event.
+type eventHead struct {
+	t    Time
+	kind eventKind
 }
-
-func (q *eventQueue) len() int { return len(q.h) }
-
-func (q *eventQueue) top() *event { return &q.h[0] }
 
 func (q *eventQueue) push(e event) {
-	q.h = append(q.h, e)
-	h := q.h
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
+	q.h.Push(heap.Key{T: int64(e.t), A: int64(e.kind), B: e.id}, int32(e.ref))
 }
 
 func (q *eventQueue) pop() event {
-	h := q.h
-	e := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	q.h = h[:n]
-	h = q.h
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h[r].before(&h[l]) {
-			m = r
-		}
-		if !h[m].before(&h[i]) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	return e
+	it := q.h.Pop()
+	return event{t: Time(it.T), kind: eventKind(it.A), id: it.B, ref: Ref(it.Val)}
 }

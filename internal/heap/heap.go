@@ -1,47 +1,57 @@
-// Package heap is a binary min-heap over a slice for the event and
-// submission queues of the simulator, the feedback sources and the replay
-// scheduler. Elements order themselves: the queues' keys are small structs
-// compared field by field (time, then a tie-breaker), which a method on the
-// element type expresses without an indirect call per comparison.
+// Package heap is a binary min-heap for the event and submission queues of
+// the simulator, the feedback sources and the replay scheduler. Their
+// elements are ordered by a small key (a time, then tie-breakers) compared
+// field by field; keeping the key a concrete type lets the compiler inline
+// every comparison, which a comparison method on a type parameter would
+// turn into an indirect call (measurably slower in the simulator's event
+// loop).
 package heap
 
-// Ordered is an element type with a strict weak order: a.Before(b)
-// reports that a leaves the heap before b. Elements that are not ordered
-// either way leave in an unspecified order, so queues that must be
-// deterministic make the order total (a unique tie-breaker).
-type Ordered[T any] interface {
-	Before(T) bool
+// Key orders the elements: by T, then A, then B.
+type Key struct {
+	T, A, B int64
 }
 
-// Heap is a binary min-heap. The zero value is an empty heap.
-type Heap[T Ordered[T]] struct {
-	s []T
-}
-
-// Len returns the number of elements.
-func (h *Heap[T]) Len() int { return len(h.s) }
-
-// Top returns the least element without removing it; the heap must not
-// be empty. The pointer is valid until the next change of the heap.
-func (h *Heap[T]) Top() *T { return &h.s[0] }
-
-// Grow makes room for n more elements without reallocating.
-func (h *Heap[T]) Grow(n int) {
-	if n > cap(h.s)-len(h.s) {
-		s := make([]T, len(h.s), len(h.s)+n)
-		copy(s, h.s)
-		h.s = s
+// Less reports whether k orders before o.
+func (k Key) Less(o Key) bool {
+	if k.T != o.T {
+		return k.T < o.T
 	}
+	if k.A != o.A {
+		return k.A < o.A
+	}
+	return k.B < o.B
 }
 
-// Push adds e.
-func (h *Heap[T]) Push(e T) {
-	h.s = append(h.s, e)
+// Item is an element of a heap: a key and a value that rides along.
+type Item[V any] struct {
+	Key
+	Val V
+}
+
+// Heap is a binary min-heap of items by key. Items with equal keys leave
+// in an unspecified (but deterministic) order. The zero value is an empty
+// heap.
+type Heap[V any] struct {
+	s []Item[V]
+}
+
+// Len returns the number of items.
+func (h *Heap[V]) Len() int { return len(h.s) }
+
+// Top returns the item with the least key without removing it; the heap
+// must not be empty. The pointer is valid until the next change of the
+// heap.
+func (h *Heap[V]) Top() *Item[V] { return &h.s[0] }
+
+// Push adds v with key k.
+func (h *Heap[V]) Push(k Key, v V) {
+	h.s = append(h.s, Item[V]{k, v})
 	s := h.s
 	i := len(s) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !s[i].Before(s[p]) {
+		if !s[i].Less(s[p].Key) {
 			break
 		}
 		s[i], s[p] = s[p], s[i]
@@ -49,8 +59,9 @@ func (h *Heap[T]) Push(e T) {
 	}
 }
 
-// Pop removes and returns the least element; the heap must not be empty.
-func (h *Heap[T]) Pop() T {
+// Pop removes and returns the item with the least key; the heap must not
+// be empty.
+func (h *Heap[V]) Pop() Item[V] {
 	s := h.s
 	e := s[0]
 	n := len(s) - 1
@@ -60,18 +71,18 @@ func (h *Heap[T]) Pop() T {
 	return e
 }
 
-// Replace removes and returns the least element and adds e in one pass:
-// Pop followed by Push, at the cost of one of them. The heap must not be
-// empty.
-func (h *Heap[T]) Replace(e T) T {
+// Replace removes and returns the item with the least key and adds v with
+// key k in one pass: Pop followed by Push at the cost of one of them. The
+// heap must not be empty.
+func (h *Heap[V]) Replace(k Key, v V) Item[V] {
 	top := h.s[0]
-	h.s[0] = e
+	h.s[0] = Item[V]{k, v}
 	h.down()
 	return top
 }
 
-// down moves the first element down to its place.
-func (h *Heap[T]) down() {
+// down moves the first item down to its place.
+func (h *Heap[V]) down() {
 	s := h.s
 	n := len(s)
 	for i := 0; ; {
@@ -80,10 +91,10 @@ func (h *Heap[T]) down() {
 			return
 		}
 		m := l
-		if r := l + 1; r < n && s[r].Before(s[l]) {
+		if r := l + 1; r < n && s[r].Less(s[l].Key) {
 			m = r
 		}
-		if !s[m].Before(s[i]) {
+		if !s[m].Less(s[i].Key) {
 			return
 		}
 		s[i], s[m] = s[m], s[i]

@@ -1,42 +1,39 @@
 package heap
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-type item struct {
-	t  int64
-	id int32
-}
-
-func (a item) Before(b item) bool { return a.t < b.t || a.t == b.t && a.id < b.id }
-
-func cmpItem(a, b item) int {
+func cmpItem(a, b Item[int32]) int {
 	switch {
-	case a.Before(b):
+	case a.Less(b.Key):
 		return -1
-	case b.Before(a):
+	case b.Less(a.Key):
 		return 1
 	}
-	return 0
+	return cmp.Compare(a.Val, b.Val)
 }
 
-// TestAgainstSort pushes, pops and replaces random items and checks every
-// element leaves in sorted order.
+// TestAgainstSort pushes, pops and replaces random items with distinct
+// keys and checks that every item leaves in key order.
 func TestAgainstSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := 0; round < 50; round++ {
-		var h Heap[item]
-		var ref []item
-		id := int32(0)
+		var h Heap[int32]
+		var ref []Item[int32]
+		id := int64(0)
+		next := func() Item[int32] {
+			id++
+			return Item[int32]{Key{T: rng.Int64N(30), A: rng.Int64N(3), B: id}, int32(id)}
+		}
 		for op := 0; op < 2000; op++ {
 			switch k := rng.IntN(3); {
 			case k == 0 || h.Len() == 0:
-				e := item{t: rng.Int64N(100), id: id}
-				id++
-				h.Push(e)
+				e := next()
+				h.Push(e.Key, e.Val)
 				ref = append(ref, e)
 			case k == 1:
 				slices.SortFunc(ref, cmpItem)
@@ -46,9 +43,8 @@ func TestAgainstSort(t *testing.T) {
 				ref = ref[1:]
 			default:
 				slices.SortFunc(ref, cmpItem)
-				e := item{t: rng.Int64N(100), id: id}
-				id++
-				if got := h.Replace(e); got != ref[0] {
+				e := next()
+				if got := h.Replace(e.Key, e.Val); got != ref[0] {
 					t.Fatalf("round %d op %d: Replace = %v, want %v", round, op, got, ref[0])
 				}
 				ref = append(ref[1:], e)
@@ -66,28 +62,26 @@ func TestAgainstSort(t *testing.T) {
 	}
 }
 
-func TestGrow(t *testing.T) {
-	var h Heap[item]
-	h.Push(item{t: 3})
-	h.Grow(100)
-	if cap(h.s) < 101 || h.Len() != 1 || h.Top().t != 3 {
-		t.Fatalf("Grow: cap %d len %d", cap(h.s), h.Len())
-	}
-	h.Grow(10)
-	if cap(h.s) < 101 {
-		t.Fatal("Grow shrank the heap")
+func TestKeyLess(t *testing.T) {
+	ks := []Key{{1, 0, 0}, {1, 0, 1}, {1, 1, -5}, {2, -1, -1}}
+	for i := range ks {
+		for j := range ks {
+			if got := ks[i].Less(ks[j]); got != (i < j) {
+				t.Errorf("%v.Less(%v) = %v", ks[i], ks[j], got)
+			}
+		}
 	}
 }
 
 func BenchmarkReplace(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var h Heap[item]
+	var h Heap[int32]
 	for i := range 512 {
-		h.Push(item{t: rng.Int64N(1 << 20), id: int32(i)})
+		h.Push(Key{T: rng.Int64N(1 << 20), A: int64(i)}, int32(i))
 	}
 	for b.Loop() {
 		e := *h.Top()
-		e.t += rng.Int64N(1 << 10)
-		h.Replace(e)
+		e.T += rng.Int64N(1 << 10)
+		h.Replace(e.Key, e.Val)
 	}
 }
