@@ -213,15 +213,13 @@ func (g *gen) weekly() {
 	}
 }
 
-// key orders the generated jobs.
-type key struct {
-	t    int64
-	inst int32
-	k    int32
-}
-
 // emit shifts the copies' jobs, drops those outside [0, Duration), orders
 // them and numbers copies and jobs.
+//
+// Jobs are ordered by time, then copy, then order in the copy. They are
+// appended in copy and job order, so one sort of time<<32 | position, on
+// plain integers, gives that order; the duration (at most 100 years) fits
+// in 32 bits.
 func (g *gen) emit() *Workload {
 	p, d := g.p, g.pr.Duration
 	w := &Workload{Pools: p, Params: g.pr}
@@ -229,7 +227,8 @@ func (g *gen) emit() *Workload {
 	for i := range g.insts {
 		n += len(g.insts[i].u.Jobs) - g.insts[i].From
 	}
-	keys := make([]key, 0, n)
+	keys := make([]uint64, 0, n)
+	pos := make([]uint64, 0, n) // copy << 32 | index in the copy's sub-trace
 	for ci := range g.insts {
 		c := &g.insts[ci]
 		sh := int64(c.Shift) * Week
@@ -246,37 +245,32 @@ func (g *gen) emit() *Workload {
 				w.BeforeStart++
 				continue
 			}
-			keys = append(keys, key{t, int32(ci), int32(k)})
+			keys = append(keys, uint64(t)<<32|uint64(len(pos)))
+			pos = append(pos, uint64(ci)<<32|uint64(k))
 		}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if a.t != b.t {
-			return compare(a.t, b.t)
-		}
-		if a.inst != b.inst {
-			return int(a.inst - b.inst)
-		}
-		return int(a.k - b.k)
-	})
+	slices.Sort(keys)
 	ids := make([]int32, len(g.insts))
 	w.Jobs = make([]trace.Job, len(keys))
 	w.Source = make([]int32, len(keys))
 	for i, kk := range keys {
-		c := &g.insts[kk.inst]
-		if ids[kk.inst] == 0 {
+		at := pos[kk&(1<<32-1)]
+		ci, k := int32(at>>32), int32(at&(1<<32-1))
+		c := &g.insts[ci]
+		if ids[ci] == 0 {
 			w.Copies = append(w.Copies, *c)
-			ids[kk.inst] = int32(len(w.Copies))
-			w.Copies[len(w.Copies)-1].ID = ids[kk.inst]
+			ids[ci] = int32(len(w.Copies))
+			w.Copies[len(w.Copies)-1].ID = ids[ci]
 		}
-		src := c.u.Jobs[kk.k]
-		j := p.Trace.Jobs[src]
+		src := c.u.Jobs[k]
+		j := &w.Jobs[i]
+		*j = p.Trace.Jobs[src]
 		j.ID = int64(i + 1)
-		j.Submit = kk.t
-		j.User = ids[kk.inst]
+		j.Submit = int64(kk >> 32)
+		j.User = ids[ci]
 		j.Preceding = -1
-		w.Jobs[i] = j
 		w.Source[i] = src
-		w.Copies[ids[kk.inst]-1].Jobs++
+		w.Copies[ids[ci]-1].Jobs++
 	}
 	return w
 }
