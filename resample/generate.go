@@ -221,6 +221,8 @@ func (g *gen) weekly() {
 // plain integers, gives that order; the duration (at most 100 years) fits
 // in 32 bits.
 func (g *gen) emit() *Workload {
+	// MaxDuration must fit in 32 bits (a compile-time check).
+	const _ = uint32(MaxDuration)
 	p, d := g.p, g.pr.Duration
 	w := &Workload{Pools: p, Params: g.pr}
 	n := 0
