@@ -52,12 +52,12 @@ log's structure:
     sizes growing by 1.2, a line fitted through every block); --json with
     --pox adds the plot's points.
 
-A generated log (hpcwl resample) numbers its user copies; a long-term
-user's copies follow one another in one slot, which is one user present
-all the time (spec section 6.6). By default (--users slot) the per-user
-distributions count each slot as one user and each temporary copy as one;
---users copy counts every copy, so a long-term user cut by a regeneration
-counts twice.
+A generated log (hpcwl resample) numbers its user copies. By default
+(--users copy, spec section 8.1) the per-user distributions count every
+copy as a user, so a long-term user cut by a regeneration counts twice.
+A long-term user's copies follow one another in one slot, one user present
+all the time (section 6.6); --users slot counts each slot as one user (and
+each temporary copy as one).
 
 --segment LEN also cuts RESAMPLED into consecutive segments of LEN from
 time 0 (a workload extended to several times the log's length, section 7.2)
@@ -76,7 +76,7 @@ a copy that spans two segments counts in both.` + exitStatusHelp,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.unit, "unit", "1h", "base time unit of the Hurst series")
-	f.StringVar(&opts.users, "users", "slot", "users of a generated log: slot (a long-term slot is one user) or copy (every copy is one)")
+	f.StringVar(&opts.users, "users", "copy", "users of a generated log: copy (every copy is one) or slot (a long-term slot is one)")
 	f.StringVar(&opts.segment, "segment", "", "also compare each complete segment of this length of RESAMPLED (e.g. 52w)")
 	f.BoolVar(&opts.pox, "pox", false, "with --json, include the pox plot points")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
@@ -167,7 +167,7 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 		bySlot = true
 	case "copy":
 	default:
-		return usagef("unknown --users %q; valid: slot, copy", opts.users)
+		return usagef("unknown --users %q; valid: copy, slot", opts.users)
 	}
 	rep := compareReport{Version: version.String(), SegmentLength: seg}
 	if rep.Original, _, err = analyse(orig, unit, bySlot); err != nil {

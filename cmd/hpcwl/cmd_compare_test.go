@@ -36,18 +36,18 @@ func TestCompareJSON(t *testing.T) {
 	}
 	// Counting every copy as a user splits the regenerated long-term
 	// users; slots are as many as the log's long-term users (102).
-	code, out, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--json", "--users", "copy")
+	code, out, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--json", "--users", "slot")
 	if code != 0 {
-		t.Fatalf("--users copy: exit %d: %s", code, errOut)
+		t.Fatalf("--users slot: exit %d: %s", code, errOut)
 	}
-	var rc compareReport
-	if err := json.Unmarshal([]byte(out), &rc); err != nil {
+	var rs compareReport
+	if err := json.Unmarshal([]byte(out), &rs); err != nil {
 		t.Fatal(err)
 	}
-	if lt := rc.Resampled.Users - s.Users; lt < 50 || rc.Original.Users != o.Users {
-		t.Errorf("users: %d copies, %d by slot; original %d and %d", rc.Resampled.Users, s.Users, rc.Original.Users, o.Users)
+	if lt := s.Users - rs.Resampled.Users; lt < 50 || rs.Original.Users != o.Users {
+		t.Errorf("users: %d copies, %d by slot; original %d and %d", s.Users, rs.Resampled.Users, o.Users, rs.Original.Users)
 	}
-	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--users", "group"); code != 2 || !strings.Contains(errOut, "valid: slot, copy") {
+	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--users", "group"); code != 2 || !strings.Contains(errOut, "valid: copy, slot") {
 		t.Errorf("--users group: exit %d, %q", code, errOut)
 	}
 }
