@@ -2,6 +2,7 @@ package sched
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/hpcwl/hpcwl/sim"
 )
@@ -64,34 +65,8 @@ func NewSJBF(factor float64) *EASY {
 	return s
 }
 
-func trimFloat(f float64) string {
-	if f == math.Trunc(f) && f < 1e9 {
-		return itoa(int64(f))
-	}
-	b := make([]byte, 0, 8)
-	b = append(b, itoa(int64(f))...)
-	b = append(b, '.')
-	frac := int64(math.Round((f - math.Trunc(f)) * 1000))
-	s := itoa(frac + 1000)[1:]
-	for len(s) > 1 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	return string(append(b, s...))
-}
-
-func itoa(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
-}
+// trimFloat formats f in the shortest form that reads back to it ("2", "1.5").
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // Name returns "easy", "easy-xK" or "sjbf".
 func (s *EASY) Name() string { return s.name }
