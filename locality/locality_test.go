@@ -46,6 +46,30 @@ func TestStackDepth(t *testing.T) {
 	}
 }
 
+// TestStackConventions: from 0 at the top, depths drop by 1; keeping the
+// stored value stops a chain of 5% steps from matching ever further.
+func TestStackConventions(t *testing.T) {
+	rt := locality.Attrs[0]
+	// 100 push; 104 depth 1 (top becomes 104, or stays 100); 108 is within
+	// 5% of 104 but not of 100 (108-100 = 8 > 5.4).
+	tr := jobsOf([]int64{100, 104, 108})
+	for _, tc := range []struct {
+		opt   locality.StackOptions
+		mean  float64
+		found int
+	}{
+		{locality.StackOptions{}, 1, 2},
+		{locality.StackOptions{FromZero: true}, 0, 2},
+		{locality.StackOptions{KeepStored: true}, 1, 1},
+		{locality.ThesisDepth, 0, 1},
+	} {
+		d := locality.StackDepthWith(tr, rt, tc.opt)
+		if d.Mean != tc.mean || d.Found != tc.found {
+			t.Errorf("%+v: got %+v, want mean %v found %d", tc.opt, d, tc.mean, tc.found)
+		}
+	}
+}
+
 // TestDailyBins: one value per day gives a maximal fraction of 1 on every
 // day; values cycling through all 16 bins within each day give 1/16.
 func TestDailyBins(t *testing.T) {

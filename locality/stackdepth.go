@@ -26,8 +26,8 @@ var Attrs = []Attr{
 
 // Depth is the result of the stack-depth algorithm.
 type Depth struct {
-	// Mean is the average depth, counted from 1 at the top, of the values
-	// found on the stack; Found how many were found and Missed how many
+	// Mean is the average depth, counted from 1 at the top (0 with
+	// StackOptions.FromZero), of the values found on the stack; Found how many were found and Missed how many
 	// were new (not counted; spec section 18.3 #15).
 	Mean   float64 `json:"mean"`
 	Found  int     `json:"found"`
@@ -36,6 +36,23 @@ type Depth struct {
 	MeanStack float64 `json:"mean_stack"`
 }
 
+// StackOptions choose the conventions of the stack-depth algorithm that
+// section 8.2 leaves open (section 18.3 #15). The zero value is the
+// default: depth 1 at the top, a found entry moves to the top holding the
+// new value.
+type StackOptions struct {
+	// FromZero counts depth from 0 at the top.
+	FromZero bool
+	// KeepStored moves a found entry to the top with the value it held,
+	// so a run of values each within the tolerance of the next does not
+	// drag the entry along.
+	KeepStored bool
+}
+
+// ThesisDepth are the conventions that reproduce the original columns of
+// Table VI of the thesis on the logs we share with it (docs/validation-resample.md).
+var ThesisDepth = StackOptions{FromZero: true, KeepStored: true}
+
 // StackDepth runs the stack-depth algorithm (spec section 8.2) on the
 // jobs in submit order: each job's value is searched from the top of a
 // stack of the values seen so far; when found, within relative tolerance
@@ -43,7 +60,10 @@ type Depth struct {
 // the top holding the new value; otherwise the value is pushed. Small means
 // high locality. Jobs whose value is unknown are skipped. t's jobs must be
 // in submit order.
-func StackDepth(t *trace.Trace, a Attr) Depth {
+func StackDepth(t *trace.Trace, a Attr) Depth { return StackDepthWith(t, a, StackOptions{}) }
+
+// StackDepthWith is [StackDepth] with the given conventions.
+func StackDepthWith(t *trace.Trace, a Attr, opt StackOptions) Depth {
 	var stack []float64 // stack[len-1] is the top
 	var d Depth
 	var sum, sizes float64
@@ -66,7 +86,13 @@ func StackDepth(t *trace.Trace, a Attr) Depth {
 			continue
 		}
 		sum += float64(len(stack) - k)
+		if opt.FromZero {
+			sum--
+		}
 		d.Found++
+		if opt.KeepStored {
+			v = stack[k]
+		}
 		copy(stack[k:], stack[k+1:])
 		stack[len(stack)-1] = v
 	}

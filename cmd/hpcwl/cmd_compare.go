@@ -22,6 +22,7 @@ func init() { register(newCompareCommand) }
 
 // compareOptions are the options of `hpcwl compare`.
 type compareOptions struct {
+	depth   string
 	unit    string
 	segment string
 	users   string
@@ -44,7 +45,8 @@ log's structure:
     distance between them;
   - locality by the stack-depth algorithm for runtime and requested time
     (5% tolerance) and processors (exact): the mean depth of repeated values,
-    1 at the top;
+    1 at the top (--depth thesis: 0 at the top, an entry keeping its value,
+    which reproduces the thesis's Table VI);
   - locality by daily concentration: the median over days of the largest
     fraction of a day's jobs in one of 16 equal-weight bins (1/16 = no
     locality);
@@ -76,6 +78,7 @@ a copy that spans two segments counts in both.` + exitStatusHelp,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.unit, "unit", "1h", "base time unit of the Hurst series")
+	f.StringVar(&opts.depth, "depth", "top1", "stack-depth convention: top1 (1 at the top, a found entry takes the new value) or thesis (0 at the top, the entry keeps its value; matches Table VI)")
 	f.StringVar(&opts.users, "users", "copy", "users of a generated log: copy (every copy is one) or slot (a long-term slot is one)")
 	f.StringVar(&opts.segment, "segment", "", "also compare each complete segment of this length of RESAMPLED (e.g. 52w)")
 	f.BoolVar(&opts.pox, "pox", false, "with --json, include the pox plot points")
@@ -109,23 +112,30 @@ type compareReport struct {
 	SegmentKS     []map[string]float64 `json:"segment_ks_distance,omitempty"`
 }
 
-func analyse(name string, unit int64, bySlot bool) (*workloadAnalysis, *trace.Trace, error) {
+// analysisOptions are the choices of the analyses.
+type analysisOptions struct {
+	unit   int64 // Hurst base unit, s
+	bySlot bool  // a long-term slot is one user
+	depth  locality.StackOptions
+}
+
+func analyse(name string, ao analysisOptions) (*workloadAnalysis, *trace.Trace, error) {
 	t, err := loadAnyTrace(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if bySlot {
+	if ao.bySlot {
 		if err := usersBySlot(t); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	t.SortBySubmit()
-	a, err := analyseTrace(name, t, unit)
+	a, err := analyseTrace(name, t, ao)
 	return a, t, err
 }
 
 // analyseTrace analyses t, sorted by submit time.
-func analyseTrace(name string, t *trace.Trace, unit int64) (*workloadAnalysis, error) {
+func analyseTrace(name string, t *trace.Trace, ao analysisOptions) (*workloadAnalysis, error) {
 	var err error
 	a := &workloadAnalysis{Name: name, Jobs: t.Len(), Quartiles: map[string][3]float64{},
 		Stack: map[string]locality.Depth{}, Bins: map[string]locality.Bins{}}
@@ -139,13 +149,13 @@ func analyseTrace(name string, t *trace.Trace, unit int64) (*workloadAnalysis, e
 		}
 	}
 	for _, at := range locality.Attrs {
-		a.Stack[at.Name] = locality.StackDepth(t, at)
+		a.Stack[at.Name] = locality.StackDepthWith(t, at, ao.depth)
 		b := locality.DailyBins(t, at, locality.DailyBinsOptions{})
 		b.MaxFraction = nil
 		a.Bins[at.Name] = b
 	}
-	a.Hurst = locality.Hurst(t, locality.HurstOptions{Unit: unit})
-	a.HurstRS, _ = stats.RescaledRange(locality.Arrivals(t, unit))
+	a.Hurst = locality.Hurst(t, locality.HurstOptions{Unit: ao.unit})
+	a.HurstRS, _ = stats.RescaledRange(locality.Arrivals(t, ao.unit))
 	a.HurstRS.LogX, a.HurstRS.LogY = nil, nil
 	return a, nil
 }
@@ -161,23 +171,30 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 			return usagef("--segment: %v", orPositive(err, opts.segment))
 		}
 	}
-	var bySlot bool
+	ao := analysisOptions{unit: unit}
 	switch opts.users {
 	case "slot":
-		bySlot = true
+		ao.bySlot = true
 	case "copy":
 	default:
 		return usagef("unknown --users %q; valid: copy, slot", opts.users)
 	}
+	switch opts.depth {
+	case "top1":
+	case "thesis":
+		ao.depth = locality.ThesisDepth
+	default:
+		return usagef("unknown --depth %q; valid: top1, thesis", opts.depth)
+	}
 	rep := compareReport{Version: version.String(), SegmentLength: seg}
-	if rep.Original, _, err = analyse(orig, unit, bySlot); err != nil {
+	if rep.Original, _, err = analyse(orig, ao); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	var rt *trace.Trace
-	if rep.Resampled, rt, err = analyse(res, unit, bySlot); err != nil {
+	if rep.Resampled, rt, err = analyse(res, ao); err != nil {
 		return err
 	}
 	rep.KS = ksDistances(rep.Original, rep.Resampled)
@@ -190,7 +207,7 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			a, err := analyseTrace(fmt.Sprintf("%s segment %d", res, k+1), p, unit)
+			a, err := analyseTrace(fmt.Sprintf("%s segment %d", res, k+1), p, ao)
 			if err != nil {
 				return err
 			}

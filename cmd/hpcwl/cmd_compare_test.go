@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,6 +47,21 @@ func TestCompareJSON(t *testing.T) {
 	}
 	if lt := s.Users - rs.Resampled.Users; lt < 50 || rs.Original.Users != o.Users {
 		t.Errorf("users: %d copies, %d by slot; original %d and %d", s.Users, rs.Resampled.Users, o.Users, rs.Original.Users)
+	}
+	// Thesis depths: processors match exactly, so their depth is one less.
+	code, out, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--json", "--depth", "thesis")
+	if code != 0 {
+		t.Fatalf("--depth thesis: exit %d: %s", code, errOut)
+	}
+	var rd compareReport
+	if err := json.Unmarshal([]byte(out), &rd); err != nil {
+		t.Fatal(err)
+	}
+	if d, want := rd.Original.Stack["procs"].Mean, o.Stack["procs"].Mean-1; math.Abs(d-want) > 1e-9 {
+		t.Errorf("thesis procs depth %v, want %v", d, want)
+	}
+	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--depth", "deep"); code != 2 || !strings.Contains(errOut, "valid: top1, thesis") {
+		t.Errorf("--depth deep: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--users", "group"); code != 2 || !strings.Contains(errOut, "valid: copy, slot") {
 		t.Errorf("--users group: exit %d, %q", code, errOut)
