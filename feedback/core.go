@@ -17,13 +17,16 @@ type owner interface {
 // pending submissions, the prepared jobs, and what happened to each job.
 type core struct {
 	own owner
-	// jobs holds the prepared jobs in the partition's order: jobs[k] is
-	// that of trace job order[k], or has Index -1 when it was dropped by
-	// sim.Prepare (it is rejected on arrival). In this order a user's jobs
-	// are adjacent, so handing them over in simulated time order reads
-	// memory in as many sequential streams as users are active, where the
-	// prepared (recorded) order would jump about.
+	// arrivals reports that own wants to hear of arrivals (Madon's replay
+	// does not).
+	arrivals bool
+	// jobs are the prepared jobs in sim.Prepare's (recorded) order and
+	// wix[k] the position in jobs of trace job order[k], or -1 when
+	// sim.Prepare dropped it (it is rejected on arrival). Simulated
+	// arrivals come roughly in recorded order, so they read jobs almost
+	// sequentially, and wix in one stream per active user.
 	jobs  []sim.Job
+	wix   []int32
 	queue heap.Heap[int32] // next submission of each started group: key (time, position), value the group end
 	// Submitted holds each job's simulated submit time, -1 before it is
 	// submitted; Ends its simulated end (rejected jobs end on arrival).
@@ -38,18 +41,14 @@ type core struct {
 
 func newCore(p *session.Partition, w *sim.Workload) *core {
 	n := len(p.End)
-	c := &core{jobs: make([]sim.Job, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
+	c := &core{jobs: w.Jobs, wix: make([]int32, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
 		order: p.Order, arr: p.Submit}
 	wpos := c.submitted // scratch: 1 + the position in w.Jobs by trace index, 0 = dropped
 	for k := range w.Jobs {
 		wpos[w.Jobs[k].Index] = sim.Time(k + 1)
 	}
 	for k, ix := range p.Order {
-		if wk := wpos[ix]; wk > 0 {
-			c.jobs[k] = w.Jobs[wk-1]
-		} else {
-			c.jobs[k].Index = -1
-		}
+		c.wix[k] = int32(wpos[ix]) - 1
 	}
 	for i := range c.submitted {
 		c.submitted[i], c.ends[i] = -1, -1
@@ -91,17 +90,21 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		ix := c.order[pos]
 		c.submitted[ix] = now
 		c.left--
-		j := &c.jobs[pos]
-		if j.Index < 0 {
+		wk := c.wix[pos]
+		if wk < 0 {
 			c.rejected++
 			c.ends[ix] = now
-			c.own.arrived(ix, now)
+			if c.arrivals {
+				c.own.arrived(ix, now)
+			}
 			c.own.ended(ix, now)
 			continue
 		}
-		dst = append(dst, *j)
+		dst = append(dst, c.jobs[wk])
 		dst[len(dst)-1].Submit = now
-		c.own.arrived(ix, now)
+		if c.arrivals {
+			c.own.arrived(ix, now)
+		}
 	}
 	return dst
 }

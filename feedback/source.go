@@ -18,7 +18,8 @@ type Source struct {
 	// Options are the options used, with the session partitioning filled in.
 	Options Options
 	// Partition and Graph are the sessions and the dependency graph (of
-	// sessions for Madon, of batches for the Zakay models).
+	// sessions for Madon, of batches for the Zakay models). For Madon's
+	// replay the partition has no batches ([session.IdentifySessions]).
 	Partition *session.Partition
 	Graph     *session.Graph
 }
@@ -36,7 +37,11 @@ func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
 	}
 	so := opt.SessionOptions()
 	opt.Sessions, opt.SessionsSet = so, true
-	p, err := session.Identify(t, so)
+	identify := session.Identify
+	if opt.Model == Madon {
+		identify = session.IdentifySessions // Madon's replay has no use for batches
+	}
+	p, err := identify(t, so)
 	if err != nil {
 		return nil, err
 	}

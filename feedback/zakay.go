@@ -64,7 +64,7 @@ func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 	nb := len(p.Batches)
 	z := &zakaySource{core: c, g: g, p: p, model: model, batch: make([]zakayBatch, nb),
 		userOf: make([]int32, nb), next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), trigger: -1}
-	c.own = z
+	c.own, c.arrivals = z, true
 	return z
 }
 

@@ -37,6 +37,8 @@ type Partition struct {
 	End []int64
 	// EstimatedEnds counts jobs whose end had to be estimated.
 	EstimatedEnds int
+
+	noBatches bool // built by IdentifySessions
 }
 
 // User is one user's range of sessions.
@@ -102,6 +104,17 @@ func (b *Batch) NumJobs() int { return int(b.Hi - b.Lo) }
 // Identify cuts the jobs of t into sessions and batches by opt. Every job
 // belongs to exactly one session and one batch.
 func Identify(t *trace.Trace, opt Options) (*Partition, error) {
+	return identify(t, opt, true)
+}
+
+// IdentifySessions is [Identify] without the batches: Batches and BatchOf
+// are nil and the sessions' BatchLo and BatchHi are 0. Users of sessions
+// alone (Madon's replay) save the work and memory of the batches.
+func IdentifySessions(t *trace.Trace, opt Options) (*Partition, error) {
+	return identify(t, opt, false)
+}
+
+func identify(t *trace.Trace, opt Options, batches bool) (*Partition, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -111,8 +124,11 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 		Order:     make([]int32, n),
 		Submit:    make([]int64, n),
 		SessionOf: make([]int32, n),
-		BatchOf:   make([]int32, n),
 		End:       make([]int64, n),
+		noBatches: !batches,
+	}
+	if batches {
+		p.BatchOf = make([]int32, n)
 	}
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
@@ -135,7 +151,9 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 	}
 	p.Users = make([]User, 0, len(users))
 	p.Sessions = make([]Session, 0, ns)
-	p.Batches = make([]Batch, 0, nb)
+	if batches {
+		p.Batches = make([]Batch, 0, nb)
+	}
 	for _, u := range users {
 		lo := int32(len(p.Sessions))
 		p.cutUser(u, marks)
@@ -226,16 +244,8 @@ func (p *Partition) cutUser(u userSpan, marks []uint8) {
 		}
 		si := int32(len(p.Sessions) - 1)
 		s := &p.Sessions[si]
-		if m&markBatch != 0 {
-			p.Batches = append(p.Batches, Batch{Session: si, Lo: k, First: arr, MaxEnd: end})
-		}
-		bi := int32(len(p.Batches) - 1)
-		b := &p.Batches[bi]
 		p.SessionOf[ix] = si
-		p.BatchOf[ix] = bi
-		b.Hi, b.Last, b.MaxEnd = k+1, arr, max(b.MaxEnd, end)
 		s.Hi, s.Last, s.MaxEnd = k+1, arr, max(s.MaxEnd, end)
-		s.BatchHi = bi + 1
 		switch o.Method {
 		case Arrival, Interarrival:
 			s.Length = s.Last - s.First
@@ -248,6 +258,17 @@ func (p *Partition) cutUser(u userSpan, marks []uint8) {
 			}
 			s.Length = max(s.Length, eff-s.First)
 		}
+		if p.noBatches {
+			continue
+		}
+		if m&markBatch != 0 {
+			p.Batches = append(p.Batches, Batch{Session: si, Lo: k, First: arr, MaxEnd: end})
+		}
+		bi := int32(len(p.Batches) - 1)
+		b := &p.Batches[bi]
+		p.BatchOf[ix] = bi
+		b.Hi, b.Last, b.MaxEnd = k+1, arr, max(b.MaxEnd, end)
+		s.BatchHi = bi + 1
 	}
 }
 

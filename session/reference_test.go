@@ -252,6 +252,19 @@ func TestIdentifyMatchesReference(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("log %d %v: partition differs from the reference", li, o)
 			}
+			// IdentifySessions: the same without the batches.
+			so, err := IdentifySessions(tr, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			so.Submit, so.noBatches = nil, false
+			want.Batches, want.BatchOf = nil, nil
+			for i := range want.Sessions {
+				want.Sessions[i].BatchLo, want.Sessions[i].BatchHi = 0, 0
+			}
+			if !reflect.DeepEqual(so, want) {
+				t.Fatalf("log %d %v: IdentifySessions differs from Identify without batches", li, o)
+			}
 		}
 	}
 }
