@@ -175,6 +175,9 @@ type evaluateOptions struct {
 	oversize       string
 	jobsOut        string
 	json           bool
+	prefix         string
+	curveOut       string
+	curveStep      string
 }
 
 func newEvaluateCommand(stdout, _ io.Writer) *cobra.Command {
@@ -202,12 +205,22 @@ job counts as finished on arrival for the work that depends on it). A log
 without user IDs cannot do feedback; use hpcwl simulate for rigid replay.
 
 --jobs writes one line per job: recorded, rigid and feedback submit, start and
-end times.` + exitStatusHelp,
+end times. --curve writes the submission and termination curves (Madon's
+Figs. 2 and 3): per --curve-step of simulated time (default a day), the
+submissions and terminations of the recorded log and of both runs and their
+running totals.
+
+--prefix replays only the start of the log: a bare number is the first N jobs
+by submission time (Madon's Fig. 11 reruns each experiment on growing
+prefixes to see whether the additional lateness settles), a duration with a
+unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusHelp,
 		Example: `  hpcwl evaluate builtin:KTH-SP2
   hpcwl evaluate builtin:KTH-SP2 --scheduler fcfs
   hpcwl evaluate builtin:KTH-SP2 --procs-factor 0.5 --sessions a0
   hpcwl evaluate SDSC-SP2-1998-4.2-cln.swf.gz --speed 2 --users fluid --json
-  hpcwl evaluate builtin:KTH-SP2 --jobs kth-perf2.csv`,
+  hpcwl evaluate builtin:KTH-SP2 --jobs kth-perf2.csv
+  hpcwl evaluate builtin:KTH-SP2 --curve kth-perf2-curve.csv
+  hpcwl evaluate builtin:KTH-SP2 --prefix 10000 --json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runEvaluate(cmd.Context(), opts, args[0], stdout)
@@ -223,6 +236,9 @@ end times.` + exitStatusHelp,
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
+	f.StringVar(&opts.prefix, "prefix", "", "replay only the first `N|DURATION` of the log: N jobs by submission time, or a duration such as 90d")
+	f.StringVar(&opts.curveOut, "curve", "", "write the submission and termination curves (CSV) to `FILE`")
+	f.StringVar(&opts.curveStep, "curve-step", "1d", "time step of the --curve lines, with a unit (1h, 1d, 1w)")
 	return cmd
 }
 
@@ -236,19 +252,21 @@ type evaluateColumn struct {
 
 // evaluateReport is the JSON form of `hpcwl evaluate`.
 type evaluateReport struct {
-	Version     string         `json:"hpcwl_version"`
-	Trace       string         `json:"trace"`
-	SHA256      string         `json:"sha256,omitempty"`
-	Jobs        int            `json:"jobs"`
-	Change      string         `json:"change"`
-	Scheduler   string         `json:"scheduler"`
-	Procs       int            `json:"procs"`
-	TraceProcs  int            `json:"trace_procs"`
-	ProcsFactor float64        `json:"procs_factor"`
-	Speed       float64        `json:"speed"`
-	Recorded    evaluateColumn `json:"recorded"`
-	Rigid       evaluateColumn `json:"rigid"`
-	Feedback    evaluateColumn `json:"feedback"`
+	Version     string  `json:"hpcwl_version"`
+	Trace       string  `json:"trace"`
+	SHA256      string  `json:"sha256,omitempty"`
+	Jobs        int     `json:"jobs"`
+	Change      string  `json:"change"`
+	Scheduler   string  `json:"scheduler"`
+	Procs       int     `json:"procs"`
+	TraceProcs  int     `json:"trace_procs"`
+	ProcsFactor float64 `json:"procs_factor"`
+	Speed       float64 `json:"speed"`
+	// Prefix is set when only the start of the log was replayed.
+	Prefix   *evaluatePrefix `json:"prefix,omitempty"`
+	Recorded evaluateColumn  `json:"recorded"`
+	Rigid    evaluateColumn  `json:"rigid"`
+	Feedback evaluateColumn  `json:"feedback"`
 }
 
 func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout io.Writer) error {
@@ -264,10 +282,24 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 	if err != nil {
 		return usageError{err}
 	}
+	prefix, err := parsePrefix(opts.prefix)
+	if err != nil {
+		return err
+	}
+	step, err := session.ParseDuration(opts.curveStep)
+	if err != nil || step <= 0 {
+		return usagef("--curve-step %q: use a duration with a unit such as 1h, 1d or 1w", opts.curveStep)
+	}
+	if opts.jobsOut == "-" && opts.curveOut == "-" {
+		return usagef("--jobs and --curve cannot both write to standard output")
+	}
 	change := describeChange(&opts)
 	t, err := opts.trace.load(name)
 	if err != nil {
 		return err
+	}
+	if prefix != nil {
+		t = prefix.apply(t)
 	}
 	if t.Len() == 0 {
 		return fmt.Errorf("%s: the log holds no jobs", name)
@@ -302,6 +334,15 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 	rep, err := evaluateReportOf(t, runs, &opts, change)
 	if err != nil {
 		return err
+	}
+	rep.Prefix = prefix
+	if opts.curveOut != "" {
+		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error { return writeEvaluateCurve(w, t, runs, step) }); err != nil {
+			return err
+		}
+		if opts.curveOut == "-" {
+			return nil
+		}
 	}
 	if opts.jobsOut != "" {
 		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
@@ -402,6 +443,9 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fb := r.Feedback.Feedback
 	fmt.Fprintf(w, "%s: %d jobs; change: %s\n", r.Trace, r.Jobs, r.Change)
+	if p := r.Prefix; p != nil {
+		fmt.Fprintf(w, "prefix %s: the first %d of %d jobs, submitted over %.2f days\n", p.Spec, r.Jobs, p.LogJobs, p.SpanDays)
+	}
 	fmt.Fprintf(w, "machine %d processors (recorded %d), node speed %v, scheduler %s\n", r.Procs, r.TraceProcs, r.Speed, r.Scheduler)
 	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction\n\n", fb.Users, fb.Sessions, fb.Reduction)
 	cols := []*evaluateColumn{&r.Recorded, &r.Rigid, &r.Feedback}
