@@ -19,27 +19,38 @@ type batchDelays struct {
 }
 
 func newBatchDelays(g *session.Graph) *batchDelays {
-	p := g.P
-	n := len(p.Batches)
+	n := len(g.P.Batches)
 	d := &batchDelays{tt: make([]int64, n), iat: make([]int64, n), hasTT: make([]bool, n)}
 	for b := range n {
 		d.tt[b], d.hasTT[b] = g.Think(b)
-		if b > 0 && p.Sessions[p.Batches[b-1].Session].User == p.Sessions[p.Batches[b].Session].User {
-			d.iat[b] = p.Batches[b].First - p.Batches[b-1].Last
-		}
+		d.iat[b] = batchIAT(g.P, b)
 	}
 	return d
 }
 
+// batchIAT returns the recorded inter-arrival time of batch b: its first
+// arrival minus the last arrival of the user's previous batch, 0 for a
+// user's first batch.
+func batchIAT(p *session.Partition, b int) int64 {
+	if b > 0 && p.Sessions[p.Batches[b-1].Session].User == p.Sessions[p.Batches[b].Session].User {
+		return p.Batches[b].First - p.Batches[b-1].Last
+	}
+	return 0
+}
+
 // adjusted is Zakay's Adjusted model (section 12.1): now + the recorded TT
 // for a Dependency release, now + the recorded IAT for a Follows release.
-type adjusted struct{ d *batchDelays }
+// It reads them from the graph when a batch is released rather than
+// tabulating them for every batch.
+type adjusted struct{ g *session.Graph }
 
 func (m adjusted) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time {
-	if r == Dependency && m.d.hasTT[b] {
-		return now + sim.Time(max(m.d.tt[b], 0))
+	if r == Dependency {
+		if tt, ok := m.g.Think(int(b)); ok {
+			return now + sim.Time(max(tt, 0))
+		}
 	}
-	return now + sim.Time(max(m.d.iat[b], 0))
+	return now + sim.Time(max(batchIAT(m.g.P, int(b)), 0))
 }
 
 // pools are a user's empirical delay distributions (section 11.3):

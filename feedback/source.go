@@ -53,15 +53,14 @@ func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
 		return s, nil
 	}
 	s.Graph = session.BatchGraph(p, opt.Reduction)
-	d := newBatchDelays(s.Graph)
 	z := newZakay(c, s.Graph, nil)
 	switch opt.Model {
 	case Adjusted:
-		z.model = adjusted{d}
+		z.model = adjusted{s.Graph}
 	case Distribution:
-		z.model = newDistribution(z, d, t.Clock(), opt.Seed)
+		z.model = newDistribution(z, newBatchDelays(s.Graph), t.Clock(), opt.Seed)
 	case Fluid:
-		z.model = newFluid(z, d, t.Clock(), opt.Fluid, opt.Seed)
+		z.model = newFluid(z, newBatchDelays(s.Graph), t.Clock(), opt.Fluid, opt.Seed)
 	}
 	z.start()
 	s.z, s.JobSource = z, z
