@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/hpcwl/hpcwl/stats"
 )
 
 // Dist summarizes one metric over the variants, next to the original.
@@ -47,7 +49,9 @@ func summarize(name string, x []float64, orig float64) Dist {
 		return d
 	}
 	slices.Sort(x)
-	q := func(p float64) float64 { return stat.Quantile(p, stat.LinInterp, x, nil) }
+	// Quantiles interpolate between order statistics (R type 7), so the
+	// median of an even count is the mean of the middle two.
+	q := func(p float64) float64 { return stats.QuantileSorted(x, p) }
 	d.Mean, d.SD = stat.MeanStdDev(x, nil)
 	if len(x) == 1 {
 		d.SD = 0
