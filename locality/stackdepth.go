@@ -50,7 +50,7 @@ type StackOptions struct {
 }
 
 // ThesisDepth are the conventions that reproduce the original columns of
-// Table VI of the thesis on the logs we share with it (docs/validation-resample.md).
+// Table VI of the thesis on the logs we share with it (docs/validation.md).
 var ThesisDepth = StackOptions{FromZero: true, KeepStored: true}
 
 // StackDepth runs the stack-depth algorithm (spec section 8.2) on the

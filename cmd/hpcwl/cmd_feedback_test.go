@@ -86,7 +86,7 @@ func TestEvaluateDefault(t *testing.T) {
 	// Madon et al. Table 1, KTH perf/2: rigid mean wait 31.84 d and max
 	// 141.34 d; a60 feedback 0.62 d and 10.26 d, makespan 630.28 d.
 	// Table 2: mean lateness 43.54 d, additional 264.24 s. Ours are within
-	// 10% (docs/validation-feedback.md explains the gaps).
+	// 10% (docs/validation.md explains the gaps).
 	rw, fw := r.Rigid.Metrics.Wait, r.Feedback.Metrics.Wait
 	if rw.Mean/86400 < 25 || fw.Mean/86400 > 1 || fw.Max > r.Recorded.Metrics.Wait.Max*1.2 {
 		t.Errorf("rigid mean wait %.2f d, feedback %.2f d (max %.2f d)", rw.Mean/86400, fw.Mean/86400, fw.Max/86400)
