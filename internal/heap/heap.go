@@ -46,17 +46,20 @@ func (h *Heap[V]) Top() *Item[V] { return &h.s[0] }
 
 // Push adds v with key k.
 func (h *Heap[V]) Push(k Key, v V) {
-	h.s = append(h.s, Item[V]{k, v})
+	h.s = append(h.s, Item[V]{})
 	s := h.s
 	i := len(s) - 1
+	// Move parents down into the hole until k's place is found, then
+	// write the new item once.
 	for i > 0 {
 		p := (i - 1) / 2
-		if !s[i].Less(s[p].Key) {
+		if !k.Less(s[p].Key) {
 			break
 		}
-		s[i], s[p] = s[p], s[i]
+		s[i] = s[p]
 		i = p
 	}
+	s[i] = Item[V]{k, v}
 }
 
 // Pop removes and returns the item with the least key; the heap must not
@@ -81,23 +84,30 @@ func (h *Heap[V]) Replace(k Key, v V) Item[V] {
 	return top
 }
 
-// down moves the first item down to its place.
+// down moves the first item down to its place, moving the smaller child up
+// into the hole at each level and writing the item once at the end.
 func (h *Heap[V]) down() {
 	s := h.s
 	n := len(s)
-	for i := 0; ; {
+	if n == 0 {
+		return
+	}
+	x := s[0]
+	i := 0
+	for {
 		l := 2*i + 1
 		if l >= n {
-			return
+			break
 		}
 		m := l
 		if r := l + 1; r < n && s[r].Less(s[l].Key) {
 			m = r
 		}
-		if !s[m].Less(s[i].Key) {
-			return
+		if !s[m].Less(x.Key) {
+			break
 		}
-		s[i], s[m] = s[m], s[i]
+		s[i] = s[m]
 		i = m
 	}
+	s[i] = x
 }
