@@ -51,11 +51,10 @@ type Config struct {
 	Mode Mode
 	// Feedback configures TBUOS; nil means Fluid V2.
 	Feedback *feedback.Options
-	// OffGap, under TBUOS, adds each long-term user's original off-activity
-	// gap before its regenerated copy starts (spec section 18.6 #40); by
-	// default a copy is regenerated at the first week-aligned time after
-	// its predecessor's last job ended.
-	OffGap bool
+	// Regen is the TBUOS regeneration rule for long-term users; the zero
+	// value waits out each user's original off-activity gap, as the thesis
+	// does (see [resample.Regeneration]).
+	Regen resample.Regeneration
 	// Variants is the number of variants, > 0.
 	Variants int
 	// Workers is the number of variants simulated at once; 0 means
@@ -75,6 +74,9 @@ type Config struct {
 type Result struct {
 	// Mode is the simulation mode.
 	Mode string `json:"mode"`
+	// Regeneration is the TBUOS regeneration rule, "gap" or "immediate";
+	// empty in conventional mode.
+	Regeneration string `json:"regeneration,omitempty"`
 	// Original is the conventional replay of the original log over its
 	// period (zero with SkipOriginal).
 	Original Metrics `json:"original"`
@@ -113,6 +115,9 @@ func Run(parent context.Context, cfg Config) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	res := &Result{Mode: cfg.Mode.String(), Variants: make([]Metrics, cfg.Variants)}
+	if cfg.Mode == TBUOS {
+		res.Regeneration = cfg.Regen.String()
+	}
 	errs := make([]error, cfg.Variants)
 	params := make([]resample.Params, cfg.Variants)
 	ctx, cancel := context.WithCancel(parent)
@@ -181,7 +186,7 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 	var weekStarts []int64
 	switch cfg.Mode {
 	case TBUOS:
-		run, err := p.TBUOS(ctx, cfg.Scheduler(), resample.TBUOSOptions{Options: o, Feedback: cfg.Feedback, Procs: cfg.Procs, OffGap: cfg.OffGap})
+		run, err := p.TBUOS(ctx, cfg.Scheduler(), resample.TBUOSOptions{Options: o, Feedback: cfg.Feedback, Procs: cfg.Procs, Regen: cfg.Regen})
 		if err != nil {
 			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
 		}

@@ -65,22 +65,26 @@ func TestOriginalInside(t *testing.T) {
 	}
 }
 
-// TestOffGap: with the original off-activity gap before each regeneration,
-// long-term users come back later, so TBUOS completes fewer jobs over a
-// period longer than the log (spec section 18.6 #40).
-func TestOffGap(t *testing.T) {
+// TestRegeneration: with the original off-activity gap before each
+// regeneration (the default), long-term users come back later than with
+// immediate regeneration, so TBUOS completes fewer jobs over a period
+// longer than the log (spec section 18.6 #40).
+func TestRegeneration(t *testing.T) {
 	p := kthPools(t)
 	var tp [2]float64
-	for i, off := range []bool{false, true} {
-		r, err := replicate.Run(context.Background(), replicate.Config{Pools: p, Scheduler: easy, Mode: replicate.TBUOS, OffGap: off,
+	for i, rule := range []resample.Regeneration{resample.RegenImmediate, resample.RegenGap} {
+		r, err := replicate.Run(context.Background(), replicate.Config{Pools: p, Scheduler: easy, Mode: replicate.TBUOS, Regen: rule,
 			Variants: 2, Generate: resample.Options{Seed: 3, Duration: 60 * resample.Week}, SkipOriginal: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		tp[i] = r.Summary[0].Median
-		t.Logf("off-gap %v: throughput %.0f", off, tp[i])
+		if r.Regeneration != rule.String() {
+			t.Errorf("Result.Regeneration %q, want %q", r.Regeneration, rule)
+		}
+		t.Logf("regeneration %v: throughput %.0f", rule, tp[i])
 	}
 	if !(tp[1] < 0.9*tp[0]) {
-		t.Errorf("throughput %.0f with the off-activity gap, %.0f without; want at least 10%% fewer", tp[1], tp[0])
+		t.Errorf("throughput %.0f with the off-activity gap, %.0f with immediate regeneration; want at least 10%% fewer", tp[1], tp[0])
 	}
 }

@@ -25,13 +25,52 @@ type TBUOSOptions struct {
 	// Predictor and Kill are passed to the simulator.
 	Predictor sim.Predictor
 	Kill      bool
-	// OffGap adds the user's original off-activity gap before a
-	// regenerated long-term copy is aligned (section 18.6 #40); by default
-	// it starts at the first week-aligned time of its first job after its
-	// predecessor's last job ended.
-	OffGap bool
+	// Regen is the regeneration rule for long-term copies; the zero value
+	// is the thesis's (see [Regeneration]).
+	Regen Regeneration
 	// Progress receives the simulator's reports; nil means none.
 	Progress sim.Progress
+}
+
+// Regeneration is when a TBUOS long-term copy whose jobs have all ended
+// comes back (spec section 18.6 #40).
+type Regeneration int
+
+const (
+	// RegenGap, the default, waits out the user's original off-activity
+	// gap, (first - T0) + (Tend - last), after the predecessor's last job
+	// ended, then aligns the user's first job to the next whole week. This
+	// is the thesis's rule: TBUOS keeps every element of resampling "as
+	// it was", and resampling regenerates a user after "the sum of the
+	// intervals between the user's period of activity and the full
+	// logging period"; feedback only moves the point from which the gap
+	// counts (the last job's end instead of its traced submission).
+	RegenGap Regeneration = iota
+	// RegenImmediate starts the new copy at the first week-aligned time
+	// of the user's first job after the predecessor's last job ended
+	// (the spec's reading of "regenerated after the termination of their
+	// last job"). A user active for only part of the log is then active
+	// all the time, which raises the offered load.
+	RegenImmediate
+)
+
+// String returns "gap" or "immediate".
+func (r Regeneration) String() string {
+	if r == RegenImmediate {
+		return "immediate"
+	}
+	return "gap"
+}
+
+// ParseRegeneration parses "gap" or "immediate".
+func ParseRegeneration(s string) (Regeneration, error) {
+	switch s {
+	case "gap", "":
+		return RegenGap, nil
+	case "immediate":
+		return RegenImmediate, nil
+	}
+	return 0, fmt.Errorf("regeneration %q: want gap or immediate", s)
 }
 
 // TBUOSRun is the outcome of a TBUOS simulation.
@@ -65,7 +104,8 @@ const idShift = 24
 // default) instead of at fixed times. Temporary copies arrive at their
 // weeks and leave after their last job (the open part); long-term copies
 // are all present from the start and each is regenerated, aligned to the
-// week, when its last job ends (the closed part). No job is submitted at or
+// week, when its last job ends, by default after its original off-activity
+// gap (the closed part; [TBUOSOptions.Regen]). No job is submitted at or
 // after the duration; jobs submitted before it run to completion.
 func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*TBUOSRun, error) {
 	pr, err := p.params(opt.Options)
@@ -294,7 +334,7 @@ func (m *mux) checkDone(i int32, now sim.Time) {
 	}
 	u := in.c.u
 	after := int64(now)
-	if m.opt.OffGap {
+	if m.opt.Regen == RegenGap {
 		after += (u.First - m.p.Start) + (m.p.End - u.Last)
 	}
 	// The smallest whole-week shift that puts the user's first job at or

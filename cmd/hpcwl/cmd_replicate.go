@@ -19,6 +19,7 @@ import (
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/replicate"
+	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
 )
@@ -34,6 +35,7 @@ type replicateOptions struct {
 	upsMetric  string
 	feedback   bool
 	offGap     bool
+	regen      string
 	model      string
 	fluid      string
 	workers    int
@@ -64,8 +66,10 @@ and measured over its own period. Variants the saturation detector flags
 the distributions.
 
 With --feedback each variant runs as TBUOS: temporary users arrive at their
-weeks, long-term users stay and are regenerated when their last job ends, and
-every user's batches are released by feedback through the Fluid user model,
+weeks, long-term users stay and are regenerated when their last job ends (by
+default after their original off-activity gap, the time the log's period
+holds outside their activity, as in the thesis; --regen immediate brings them
+back at once, which raises the load), and every user's batches are released by feedback through the Fluid user model,
 so throughput becomes an outcome of the scheduler.
 
 Variant i uses the random stream (--seed, i): the results do not depend on
@@ -85,7 +89,9 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.Float64Var(&opts.alphaUser, "alpha-user", 0.5, "UPS: weight of the user priority, 0 to 1")
 	f.StringVar(&opts.upsMetric, "ups-metric", "", "UPS: user ranking, load or recency (default: the scheduler's)")
 	f.BoolVar(&opts.feedback, "feedback", false, "simulate with feedback (TBUOS) instead of fixed arrival times")
-	f.BoolVar(&opts.offGap, "off-gap", false, "TBUOS: regenerate a long-term user after its original off-activity gap, not as soon as its last job ends")
+	f.StringVar(&opts.regen, "regen", "gap", "TBUOS: when a long-term user comes back after its last job ends: gap (after its original off-activity gap, the thesis's rule) or immediate")
+	f.BoolVar(&opts.offGap, "off-gap", false, "TBUOS: the same as --regen gap")
+	_ = f.MarkDeprecated("off-gap", "it is the default; use --regen gap or --regen immediate")
 	f.StringVar(&opts.model, "model", "fluid", "TBUOS user model: fluid, adjusted, distribution")
 	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
 	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
@@ -194,14 +200,23 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if err != nil || tau <= 0 {
 		return usagef("--tau: %v", orPositive(err, opts.tau))
 	}
-	if opts.offGap && !opts.feedback {
-		return usagef("--off-gap applies to TBUOS (--feedback) only")
+	regen, err := resample.ParseRegeneration(strings.ToLower(opts.regen))
+	if err != nil {
+		return usagef("unknown --regen %q; valid: gap, immediate", opts.regen)
+	}
+	if opts.offGap {
+		if regen != resample.RegenGap {
+			return usagef("--off-gap contradicts --regen %s", opts.regen)
+		}
+	}
+	if (opts.offGap || opts.regen != "gap") && !opts.feedback {
+		return usagef("--regen and --off-gap apply to TBUOS (--feedback) only")
 	}
 	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
 		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
 	if opts.feedback {
 		cfg.Mode = replicate.TBUOS
-		cfg.OffGap = opts.offGap
+		cfg.Regen = regen
 		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
 			return err
 		}
@@ -301,8 +316,12 @@ func writeRunsCSV(w io.Writer, r *replicate.Result) error {
 }
 
 func printReplicate(w io.Writer, r *replicateReport) error {
+	mode := r.Mode
+	if r.Regeneration != "" {
+		mode += ", regeneration " + r.Regeneration
+	}
 	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n\n",
-		r.Input, len(r.Variants), r.Mode, r.Scheduler, r.Procs, r.Seed, float64(r.Params.Duration)/(7*86400), r.Params.LoadFactor, r.Saturated)
+		r.Input, len(r.Variants), mode, r.Scheduler, r.Procs, r.Seed, float64(r.Params.Duration)/(7*86400), r.Params.LoadFactor, r.Saturated)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
 	g := func(x float64) string {

@@ -48,6 +48,9 @@ func TestReplicateBadInput(t *testing.T) {
 		{[]string{"--feedback", "--model", "madon"}, "valid: fluid, adjusted, distribution"},
 		{[]string{"--load", "200"}, "at most 100"},
 		{[]string{"--off-gap"}, "TBUOS (--feedback) only"},
+		{[]string{"--regen", "immediate"}, "TBUOS (--feedback) only"},
+		{[]string{"--feedback", "--regen", "sometimes"}, "valid: gap, immediate"},
+		{[]string{"--feedback", "--off-gap", "--regen", "immediate"}, "contradicts"},
 	}
 	for _, tc := range tests {
 		code, _, errOut := runCLI(t, append([]string{"replicate", "builtin:KTH-SP2"}, tc.args...)...)
