@@ -6,6 +6,7 @@ package atomicfile
 import (
 	"bufio"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,13 +17,15 @@ import (
 // Abort (or Close without Commit) to discard it. The name "-" writes to
 // standard output directly.
 type File struct {
-	name   string
-	tmp    *os.File
-	bw     *bufio.Writer
-	gz     *gzip.Writer
-	w      io.Writer
-	done   bool
-	stdout bool
+	name    string
+	target  string   // the file replaced on Commit: name with symbolic links resolved
+	special *os.File // a device or pipe written directly
+	tmp     *os.File
+	bw      *bufio.Writer
+	gz      *gzip.Writer
+	w       io.Writer
+	done    bool
+	stdout  bool
 }
 
 // Create starts writing the file name. A name ending in ".gz" is gzipped.
@@ -31,7 +34,26 @@ func Create(name string) (*File, error) {
 		bw := bufio.NewWriter(os.Stdout)
 		return &File{name: name, bw: bw, w: bw, stdout: true}, nil
 	}
-	dir, base := filepath.Split(name)
+	// A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) cannot be
+	// replaced by a rename: write to it directly. A symbolic link is
+	// followed, so that the file it points to is replaced, not the link.
+	target := name
+	if fi, err := os.Stat(name); err == nil {
+		if !fi.Mode().IsRegular() {
+			if fi.IsDir() {
+				return nil, fmt.Errorf("%s: is a directory", name)
+			}
+			fh, err := os.OpenFile(name, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return wrap(&File{name: name, bw: bufio.NewWriter(fh), special: fh}), nil
+		}
+		if resolved, err := filepath.EvalSymlinks(name); err == nil {
+			target = resolved
+		}
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
@@ -39,13 +61,17 @@ func Create(name string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{name: name, tmp: tmp, bw: bufio.NewWriterSize(tmp, 256<<10)}
+	return wrap(&File{name: name, target: target, tmp: tmp, bw: bufio.NewWriterSize(tmp, 256<<10)}), nil
+}
+
+// wrap sets the writer: gzipped when the name ends in ".gz".
+func wrap(f *File) *File {
 	f.w = f.bw
-	if strings.HasSuffix(name, ".gz") {
+	if strings.HasSuffix(f.name, ".gz") {
 		f.gz = gzip.NewWriter(f.bw)
 		f.w = f.gz
 	}
-	return f, nil
+	return f
 }
 
 // Write implements io.Writer.
@@ -63,15 +89,15 @@ func (f *File) Commit() error {
 	if f.stdout {
 		return f.bw.Flush()
 	}
+	if err := f.flush(); err != nil {
+		f.done = false
+		f.Abort()
+		return err
+	}
+	if f.special != nil {
+		return f.special.Close()
+	}
 	err := func() error {
-		if f.gz != nil {
-			if err := f.gz.Close(); err != nil {
-				return err
-			}
-		}
-		if err := f.bw.Flush(); err != nil {
-			return err
-		}
 		if err := f.tmp.Sync(); err != nil {
 			return err
 		}
@@ -81,13 +107,23 @@ func (f *File) Commit() error {
 		if err := f.tmp.Close(); err != nil {
 			return err
 		}
-		return os.Rename(f.tmp.Name(), f.name)
+		return os.Rename(f.tmp.Name(), f.target)
 	}()
 	if err != nil {
 		f.tmp.Close()
 		os.Remove(f.tmp.Name())
 	}
 	return err
+}
+
+// flush writes out the gzip trailer and the buffer.
+func (f *File) flush() error {
+	if f.gz != nil {
+		if err := f.gz.Close(); err != nil {
+			return err
+		}
+	}
+	return f.bw.Flush()
 }
 
 // Abort discards the file. It is safe to call after Commit, which makes it
@@ -98,6 +134,10 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	if f.stdout {
+		return
+	}
+	if f.special != nil {
+		f.special.Close()
 		return
 	}
 	f.tmp.Close()

@@ -28,3 +28,34 @@ func TestWriteFileCommitsOrLeavesNothing(t *testing.T) {
 		t.Fatalf("directory holds %d entries after a failed write, want 1 (only ok.txt)", len(entries))
 	}
 }
+
+func TestSpecialFilesAndLinks(t *testing.T) {
+	// A device is written in place, never replaced by a regular file.
+	if err := WriteFile(os.DevNull, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode().IsRegular() {
+		t.Fatalf("%s is now a regular file (%v)", os.DevNull, err)
+	}
+	// A symbolic link keeps pointing to the file, which gets the new data.
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.txt")
+	link := filepath.Join(dir, "link.txt")
+	os.WriteFile(real, []byte("old"), 0o644)
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := WriteFile(link, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced (%v)", err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "new" {
+		t.Errorf("target holds %q, want %q", b, "new")
+	}
+	// A directory is refused.
+	if err := WriteFile(dir, func(io.Writer) error { return nil }); err == nil {
+		t.Error("writing over a directory succeeded")
+	}
+}
