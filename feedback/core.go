@@ -6,10 +6,11 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// owner is the user model side of a source: it is told of each arrival and
-// end of a job (by index into the trace) and schedules further jobs.
+// owner is the user model side of a source: it is told of each arrival (of
+// a job of group g) and end of a job (by index into the trace) and
+// schedules further jobs.
 type owner interface {
-	arrived(ix int32, now sim.Time)
+	arrived(g, ix int32, now sim.Time)
 	ended(ix int32, now sim.Time)
 }
 
@@ -22,12 +23,14 @@ type core struct {
 	arrivals bool
 	// jobs are the prepared jobs in sim.Prepare's (recorded) order and
 	// wix[k] the position in jobs of trace job order[k], or -1 when
-	// sim.Prepare dropped it (it is rejected on arrival). Simulated
-	// arrivals come roughly in recorded order, so they read jobs almost
-	// sequentially, and wix in one stream per active user.
-	jobs  []sim.Job
-	wix   []int32
-	queue heap.Heap[int32] // next submission of each started group: key (time, position), value the group end
+	// sim.Prepare dropped it (it is rejected on arrival).
+	jobs []sim.Job
+	wix  []int32
+	// bounds[g] and bounds[g+1] delimit group g (a session for Madon's
+	// replay, a batch for the Zakay models) in the partition's order:
+	// groups are consecutive ranges of it.
+	bounds []int32
+	queue  heap.Heap[int32] // next submission of each started group: key (time, position), value the group
 	// Submitted holds each job's simulated submit time, -1 before it is
 	// submitted; Ends its simulated end (rejected jobs end on arrival).
 	submitted, ends []sim.Time
@@ -41,7 +44,8 @@ type core struct {
 
 func newCore(p *session.Partition, w *sim.Workload) *core {
 	n := len(p.End)
-	c := &core{jobs: w.Jobs, wix: make([]int32, n), submitted: make([]sim.Time, n), ends: make([]sim.Time, n), left: n,
+	times := make([]sim.Time, 2*n) // one allocation for both
+	c := &core{jobs: w.Jobs, wix: make([]int32, n), submitted: times[:n:n], ends: times[n:], left: n,
 		order: p.Order, arr: p.Submit}
 	wpos := c.submitted // scratch: 1 + the position in w.Jobs by trace index, 0 = dropped
 	for k := range w.Jobs {
@@ -50,18 +54,18 @@ func newCore(p *session.Partition, w *sim.Workload) *core {
 	for k, ix := range p.Order {
 		c.wix[k] = int32(wpos[ix]) - 1
 	}
-	for i := range c.submitted {
-		c.submitted[i], c.ends[i] = -1, -1
+	for i := range times {
+		times[i] = -1
 	}
 	return c
 }
 
-// submitGroup schedules the jobs at positions [lo, hi) of order, a session
-// or a batch, to arrive at base plus their recorded offsets from the first
-// of them (which arrives at base). Only the next job of a group is queued;
-// each pop queues the one after it, which keeps the queue short.
-func (c *core) submitGroup(lo, hi int32, base sim.Time) {
-	c.queue.Push(heap.Key{T: int64(base), A: int64(lo)}, hi)
+// submitGroup schedules the jobs of group g to arrive at base plus their
+// recorded offsets from the first of them (which arrives at base). Only
+// the next job of a group is queued; each pop queues the one after it,
+// which keeps the queue short.
+func (c *core) submitGroup(g int32, base sim.Time) {
+	c.queue.Push(heap.Key{T: int64(base), A: int64(c.bounds[g])}, g)
 }
 
 // Next implements [sim.JobSource].
@@ -80,10 +84,10 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		if sim.Time(s.T) != now {
 			break
 		}
-		pos, hi := int32(s.A), s.Val
-		if next := pos + 1; next < hi {
+		pos, g := int32(s.A), s.Val
+		if next := pos + 1; next < c.bounds[g+1] {
 			// The group's next job follows at its recorded distance.
-			c.queue.Replace(heap.Key{T: int64(now) + c.arr[next] - c.arr[pos], A: int64(next)}, hi)
+			c.queue.Replace(heap.Key{T: int64(now) + c.arr[next] - c.arr[pos], A: int64(next)}, g)
 		} else {
 			c.queue.Pop()
 		}
@@ -95,7 +99,7 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 			c.rejected++
 			c.ends[ix] = now
 			if c.arrivals {
-				c.own.arrived(ix, now)
+				c.own.arrived(g, ix, now)
 			}
 			c.own.ended(ix, now)
 			continue
@@ -103,7 +107,7 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		dst = append(dst, c.jobs[wk])
 		dst[len(dst)-1].Submit = now
 		if c.arrivals {
-			c.own.arrived(ix, now)
+			c.own.arrived(g, ix, now)
 		}
 	}
 	return dst

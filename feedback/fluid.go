@@ -98,7 +98,7 @@ func insertWindow(ws []window, w window) []window {
 }
 
 func (m *fluid) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time {
-	u := int(z.userOf[b])
+	u := int(z.userOf(b))
 	k := m.current(u, int64(now))
 	ws := m.win[u]
 	w := &ws[k]

@@ -15,9 +15,6 @@ type madonSource struct {
 	g     *session.Graph
 	rule  StartRule
 	state []madonSession
-	// bounds[s] and bounds[s+1] delimit session s in the partition's order
-	// (sessions are consecutive ranges of it).
-	bounds []int32
 }
 
 // madonSession is the replay state of one session, kept together so that
@@ -31,13 +28,13 @@ type madonSession struct {
 func newMadon(c *core, g *session.Graph, rule StartRule) *madonSource {
 	p := g.P
 	n := len(p.Sessions)
-	m := &madonSource{core: c, g: g, rule: rule, state: make([]madonSession, n), bounds: make([]int32, n+1)}
-	c.own = m
+	m := &madonSource{core: c, g: g, rule: rule, state: make([]madonSession, n)}
+	c.own, c.bounds = m, make([]int32, n+1)
 	for s := 0; s < n; s++ {
 		ss := &p.Sessions[s]
 		st := &m.state[s]
 		st.unfinished = int32(ss.NumJobs())
-		m.bounds[s], m.bounds[s+1] = ss.Lo, ss.Hi
+		c.bounds[s], c.bounds[s+1] = ss.Lo, ss.Hi
 		for _, e := range g.Preds(s) {
 			if e.From == session.Root {
 				// The root finished at time 0.
@@ -58,10 +55,10 @@ func newMadon(c *core, g *session.Graph, rule StartRule) *madonSource {
 // startSession submits the jobs of free session s at its start plus their
 // recorded offsets.
 func (m *madonSource) startSession(s int32) {
-	m.submitGroup(m.bounds[s], m.bounds[s+1], m.state[s].start)
+	m.submitGroup(s, m.state[s].start)
 }
 
-func (m *madonSource) arrived(int32, sim.Time) {}
+func (m *madonSource) arrived(int32, int32, sim.Time) {}
 
 func (m *madonSource) ended(ix int32, now sim.Time) {
 	s := m.g.P.SessionOf[ix]

@@ -191,7 +191,7 @@ func (m *distribution) nextActive(u int, t sim.Time) sim.Time {
 }
 
 func (m *distribution) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time {
-	u := int(z.userOf[b])
+	u := int(z.userOf(b))
 	if a := m.nextActive(u, now); a > now {
 		return a
 	}

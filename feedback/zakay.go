@@ -30,7 +30,8 @@ type userModel interface {
 // zakaySource is Zakay's batch feedback with the next-batch mechanism (spec
 // zakay section 11.5): batches of a user are released one at a time in
 // recorded order; a batch is released when it is next (the previous batch
-// fully arrived) and every batch it depends on has ended.
+// fully arrived) and every batch it depends on has ended. Batches are the
+// core's groups.
 type zakaySource struct {
 	*core
 	g     *session.Graph
@@ -38,9 +39,8 @@ type zakaySource struct {
 	model userModel
 	// batch holds the replay state of each batch, kept together so that
 	// an arrival or end touches one place.
-	batch  []zakayBatch
-	userOf []int32 // user index per batch
-	next   []int32 // next batch per user
+	batch []zakayBatch
+	next  []int32 // next batch per user
 	// lastEnd holds per user the trace index of the job that ended last,
 	// -1 before.
 	lastEnd []int32
@@ -52,19 +52,20 @@ type zakaySource struct {
 // zakayBatch is the replay state of one batch.
 type zakayBatch struct {
 	depsDone sim.Time // when the last dependency ended, -1 before
-	lo, hi   int32    // its range of the partition's order
+	user     int32    // index of its user
 	pending  int32    // unfinished dependencies
-	arrived  int32    // arrived jobs
-	ended    int32    // ended jobs
+	toArrive int32    // jobs yet to arrive
+	toEnd    int32    // jobs yet to end
 	released bool
+	noUser   bool // its user has no ID
 }
 
 func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 	p := g.P
 	nb := len(p.Batches)
 	z := &zakaySource{core: c, g: g, p: p, model: model, batch: make([]zakayBatch, nb),
-		userOf: make([]int32, nb), next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), trigger: -1}
-	c.own, c.arrivals = z, true
+		next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), trigger: -1}
+	c.own, c.arrivals, c.bounds = z, true, make([]int32, nb+1)
 	return z
 }
 
@@ -74,8 +75,11 @@ func (z *zakaySource) start() {
 	p := z.p
 	for b := range len(p.Batches) {
 		bt := &p.Batches[b]
-		z.userOf[b] = p.Sessions[bt.Session].User
-		z.batch[b] = zakayBatch{depsDone: -1, lo: bt.Lo, hi: bt.Hi, pending: int32(len(z.g.Preds(b)))}
+		u := p.Sessions[bt.Session].User
+		n := bt.Hi - bt.Lo
+		z.bounds[b], z.bounds[b+1] = bt.Lo, bt.Hi
+		z.batch[b] = zakayBatch{depsDone: -1, user: u, pending: int32(len(z.g.Preds(b))), toArrive: n, toEnd: n,
+			noUser: p.Users[u].ID < 0}
 	}
 	for ui := range p.Users {
 		u := &p.Users[ui]
@@ -96,17 +100,19 @@ func (z *zakaySource) start() {
 	}
 }
 
+// userOf returns the index of batch b's user.
+func (z *zakaySource) userOf(b int32) int32 { return z.batch[b].user }
+
 // release picks batch b's arrival and submits its jobs at their recorded
 // offsets from it.
 func (z *zakaySource) release(b int32, r Reason, now sim.Time) {
-	bt := &z.batch[b]
-	bt.released = true
+	z.batch[b].released = true
 	z.releases[r]++
-	t := sim.Time(z.arr[bt.lo]) // the recorded first arrival
+	t := sim.Time(z.arr[z.bounds[b]]) // the recorded first arrival
 	if r != Initial {
 		t = max(z.model.arrival(z, b, r, now), now)
 	}
-	z.submitGroup(bt.lo, bt.hi, t)
+	z.submitGroup(b, t)
 }
 
 // userEnd returns the batch range end of user u.
@@ -115,15 +121,14 @@ func (z *zakaySource) userEnd(u int32) int32 {
 	return z.p.Sessions[us.SessionHi-1].BatchHi
 }
 
-func (z *zakaySource) arrived(ix int32, now sim.Time) {
-	b := z.p.BatchOf[ix]
+func (z *zakaySource) arrived(b, _ int32, now sim.Time) {
 	bt := &z.batch[b]
-	bt.arrived++
-	if bt.arrived < bt.hi-bt.lo {
+	bt.toArrive--
+	if bt.toArrive > 0 {
 		return
 	}
-	u := z.userOf[b]
-	if z.p.Users[u].ID < 0 || z.next[u] != b {
+	u := bt.user
+	if bt.noUser || z.next[u] != b {
 		return
 	}
 	nb := b + 1
@@ -131,11 +136,12 @@ func (z *zakaySource) arrived(ix int32, now sim.Time) {
 	if nb >= z.userEnd(u) {
 		return
 	}
-	if n := &z.batch[nb]; n.released || n.pending > 0 {
+	n := &z.batch[nb]
+	if n.released || n.pending > 0 {
 		return
 	}
 	r := Follows
-	if z.batch[nb].depsDone == now {
+	if n.depsDone == now {
 		r = Dependency // tie: the dependency ended at the previous batch's last arrival
 	}
 	z.trigger = z.lastEnd[u]
@@ -144,11 +150,11 @@ func (z *zakaySource) arrived(ix int32, now sim.Time) {
 
 func (z *zakaySource) ended(ix int32, now sim.Time) {
 	b := z.p.BatchOf[ix]
-	u := z.userOf[b]
-	z.lastEnd[u] = ix
 	bt := &z.batch[b]
-	bt.ended++
-	if bt.ended < bt.hi-bt.lo {
+	u := bt.user
+	z.lastEnd[u] = ix
+	bt.toEnd--
+	if bt.toEnd > 0 {
 		return
 	}
 	for _, d := range z.g.Succs(int(b)) {
@@ -159,7 +165,7 @@ func (z *zakaySource) ended(ix int32, now sim.Time) {
 		}
 		dt.depsDone = now
 		if d == z.next[u] && !dt.released {
-			if pr := &z.batch[d-1]; pr.arrived == pr.hi-pr.lo {
+			if z.batch[d-1].toArrive == 0 {
 				z.trigger = ix
 				z.release(d, Dependency, now)
 			}

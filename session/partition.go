@@ -130,6 +130,9 @@ func identify(t *trace.Trace, opt Options, batches bool) (*Partition, error) {
 	if batches {
 		p.BatchOf = make([]int32, n)
 	}
+	// One pass over the log's jobs for the ends and the user IDs (kept in
+	// SessionOf, which groupUsers uses as scratch).
+	maxID := int32(-1)
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
 		e := j.End()
@@ -138,8 +141,10 @@ func identify(t *trace.Trace, opt Options, batches bool) (*Partition, error) {
 			e = j.Submit + max(j.Runtime, 0)
 		}
 		p.End[i] = e
+		p.SessionOf[i] = j.User
+		maxID = max(maxID, j.User)
 	}
-	users := p.groupUsers()
+	users := p.groupUsers(maxID)
 	// Two passes over compact arrays: mark where sessions and batches
 	// begin, then build them in lists of the exact size.
 	marks := make([]uint8, n)
@@ -275,17 +280,14 @@ func (p *Partition) cutUser(u userSpan, marks []uint8) {
 // groupUsers fills Order and Submit: the jobs grouped by user (users by
 // ID), in file order inside a user unless that is not (submit, job number)
 // order, when the user's jobs are sorted. It runs in linear time for logs
-// sorted by submit time and touches the log's jobs in file order except to
-// read the submit times. It returns each user's range of Order.
-func (p *Partition) groupUsers() []userSpan {
+// sorted by submit time and reads the log's jobs only for the submit
+// times. SessionOf must hold each job's user ID on entry, and maxID the
+// largest of them. It returns each user's range of Order.
+func (p *Partition) groupUsers(maxID int32) []userSpan {
 	jobs := p.Trace.Jobs
-	uix := p.SessionOf // scratch: the user of each job, overwritten by cutUser
+	uix := p.SessionOf // scratch: the user ID, then the user of each job, overwritten by cutUser
 	var ids []int32
 	var count []int32
-	maxID := int32(-1)
-	for i := range jobs {
-		maxID = max(maxID, jobs[i].User)
-	}
 	// User IDs are small in archive logs: look them up in a table, else
 	// in a map.
 	var table []int32
@@ -293,8 +295,7 @@ func (p *Partition) groupUsers() []userSpan {
 	if int(maxID) < 4*len(jobs)+1024 {
 		table = make([]int32, int(maxID)+2)
 	}
-	for i := range jobs {
-		u := jobs[i].User
+	for i, u := range uix {
 		var k int32
 		ok := false
 		if table != nil && u >= -1 {
