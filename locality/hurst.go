@@ -16,15 +16,24 @@ type HurstOptions struct {
 	Unit int64
 	// Factor is the ratio of successive block sizes; 0 means 1.2.
 	Factor float64
-	// MinBlocks is the least number of blocks per size, topped up with
-	// overlapping ones; 0 means 10.
+	// MinBlocks is the number of blocks per size: exactly that many,
+	// evenly spaced (overlapping when the series holds fewer), or with
+	// AllBlocks at least that many; 0 means 10.
 	MinBlocks int
+	// AllBlocks uses every non-overlapping block of each size, topped up
+	// with overlapping ones to MinBlocks. Small sizes then have thousands
+	// of points and dominate the fit; by default every size has the same
+	// number of blocks, so each size weighs the same, which reproduces the
+	// thesis's Table VII far better (docs/validation.md).
+	AllBlocks bool
 }
 
 // HurstResult is the pox plot and its fitted line.
 type HurstResult struct {
 	// H is the slope of the least-squares line through every point of the
 	// pox plot (log10 R/S against log10 n); NaN for too short a series.
+	// With the default MinBlocks points per size, every block size weighs
+	// the same.
 	H         float64 `json:"h"`
 	Intercept float64 `json:"intercept"`
 	// Points are the pox plot's points, one per block.
@@ -53,11 +62,13 @@ func Arrivals(t *trace.Trace, unit int64) []float64 {
 // Hurst estimates the Hurst parameter of t's arrivals by rescaled range
 // with the pox-plot procedure of spec section 8.4: block sizes grow by
 // Factor from the smallest at which at least half of the non-overlapping
-// blocks hold a job up to N/2; for each size the R/S of every
-// non-overlapping block is a point, topped up to MinBlocks blocks with
-// evenly spaced overlapping ones; blocks of zero variance are skipped; H is
-// the slope of the least-squares line through all points in log10 space.
-// (stats.RescaledRange instead averages R/S per size over a fixed grid.)
+// blocks hold a job up to N/2; for each size the R/S of MinBlocks evenly
+// spaced blocks (non-overlapping while the series is long enough, "for
+// large n these subsets may overlap") are points, or with AllBlocks every
+// non-overlapping block topped up to MinBlocks; blocks of zero variance are
+// skipped; H is the slope of the least-squares line through all points in
+// log10 space. (stats.RescaledRange instead averages R/S per size over a
+// fixed grid.)
 func Hurst(t *trace.Trace, opt HurstOptions) HurstResult {
 	if opt.Unit <= 0 {
 		opt.Unit = 3600
@@ -84,7 +95,7 @@ func Hurst(t *trace.Trace, opt HurstOptions) HurstResult {
 			continue
 		}
 		n = size
-		for _, s := range starts(len(x), size, opt.MinBlocks) {
+		for _, s := range starts(len(x), size, opt.MinBlocks, opt.AllBlocks) {
 			rs, ok := rescaledRange(x[s : s+size])
 			if !ok {
 				continue
@@ -116,11 +127,12 @@ func nonEmpty(x []float64, n int) float64 {
 	return float64(full) / float64(blocks)
 }
 
-// starts returns the block starts: the non-overlapping blocks, or k evenly
-// spaced overlapping ones when there are fewer than k.
-func starts(N, n, k int) []int {
+// starts returns the block starts: k evenly spaced ones (overlapping only
+// when N < k n), or with all every non-overlapping block, topped up to k
+// evenly spaced overlapping ones when there are fewer than k.
+func starts(N, n, k int, all bool) []int {
 	var out []int
-	if N/n >= k {
+	if all && N/n >= k {
 		for s := 0; s+n <= N; s += n {
 			out = append(out, s)
 		}

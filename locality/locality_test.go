@@ -105,9 +105,49 @@ func TestHurstPoisson(t *testing.T) {
 		tm += rng.ExpFloat64() * 600
 		js = append(js, trace.Job{Submit: int64(tm), Runtime: 1, Procs: 1, User: 1})
 	}
-	r := locality.Hurst(trace.New(h, js, trace.Options{}), locality.HurstOptions{})
-	if math.IsNaN(r.H) || r.H < 0.45 || r.H > 0.65 {
-		t.Errorf("H = %v for Poisson arrivals", r.H)
+	tr := trace.New(h, js, trace.Options{})
+	for _, all := range []bool{false, true} {
+		r := locality.Hurst(tr, locality.HurstOptions{AllBlocks: all})
+		if math.IsNaN(r.H) || r.H < 0.45 || r.H > 0.65 {
+			t.Errorf("AllBlocks %v: H = %v for Poisson arrivals", all, r.H)
+		}
+		t.Logf("AllBlocks %v: H %.3f from %d points, min n %d", all, r.H, len(r.Points), r.MinN)
 	}
-	t.Logf("H %.3f from %d points, min n %d", r.H, len(r.Points), r.MinN)
+}
+
+// TestHurstBlocks: by default every block size has exactly MinBlocks
+// points (no block of 12 or more hours here has zero variance); with
+// AllBlocks the small sizes have one point per non-overlapping block
+// (less the few of zero variance).
+func TestHurstBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var h swf.Header
+	var js []trace.Job
+	tm := 0.0
+	for len(js) < 20000 {
+		tm += rng.ExpFloat64() * 60
+		js = append(js, trace.Job{Submit: int64(tm), Runtime: 1, Procs: 1, User: 1})
+	}
+	tr := trace.New(h, js, trace.Options{})
+	perSize := func(r locality.HurstResult) map[int]int {
+		m := map[int]int{}
+		for _, p := range r.Points {
+			m[p.N]++
+		}
+		return m
+	}
+	even := locality.Hurst(tr, locality.HurstOptions{MinBlocks: 12})
+	for n, c := range perSize(even) {
+		if c != 12 {
+			t.Errorf("default: %d points of size %d, want 12", c, n)
+		}
+	}
+	all := locality.Hurst(tr, locality.HurstOptions{MinBlocks: 12, AllBlocks: true})
+	pa := perSize(all)
+	if pa[all.MinN] < all.Series/all.MinN*9/10 {
+		t.Errorf("AllBlocks: %d points of size %d, want about %d", pa[all.MinN], all.MinN, all.Series/all.MinN)
+	}
+	if len(all.Points) <= len(even.Points) {
+		t.Errorf("AllBlocks: %d points, default %d", len(all.Points), len(even.Points))
+	}
 }

@@ -24,6 +24,7 @@ func init() { register(newCompareCommand) }
 type compareOptions struct {
 	depth   string
 	unit    string
+	blocks  string
 	segment string
 	users   string
 	pox     bool
@@ -51,8 +52,10 @@ log's structure:
     fraction of a day's jobs in one of 16 equal-weight bins (1/16 = no
     locality);
   - the Hurst parameter of the arrivals by rescaled range (pox plot: block
-    sizes growing by 1.2, a line fitted through every block); --json with
-    --pox adds the plot's points.
+    sizes growing by 1.2, 10 evenly spaced blocks of each size, a line fitted
+    through every block; --hurst-blocks all uses every non-overlapping
+    block instead, which weighs the small sizes more); --json with --pox
+    adds the plot's points.
 
 A generated log (hpcwl resample) numbers its user copies. By default
 (--users copy, spec section 8.1) the per-user distributions count every
@@ -78,6 +81,7 @@ a copy that spans two segments counts in both.` + exitStatusHelp,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.unit, "unit", "1h", "base time unit of the Hurst series")
+	f.StringVar(&opts.blocks, "hurst-blocks", "even", "Hurst pox plot: even (10 blocks of every size, so every size weighs the same; matches Table VII) or all (every non-overlapping block)")
 	f.StringVar(&opts.depth, "depth", "top1", "stack-depth convention: top1 (1 at the top, a found entry takes the new value) or thesis (0 at the top, the entry keeps its value; matches Table VI)")
 	f.StringVar(&opts.users, "users", "copy", "users of a generated log: copy (every copy is one) or slot (a long-term slot is one)")
 	f.StringVar(&opts.segment, "segment", "", "also compare each complete segment of this length of RESAMPLED (e.g. 52w)")
@@ -115,6 +119,7 @@ type compareReport struct {
 // analysisOptions are the choices of the analyses.
 type analysisOptions struct {
 	unit   int64 // Hurst base unit, s
+	all    bool  // Hurst: every non-overlapping block
 	bySlot bool  // a long-term slot is one user
 	depth  locality.StackOptions
 }
@@ -154,7 +159,7 @@ func analyseTrace(name string, t *trace.Trace, ao analysisOptions) (*workloadAna
 		b.MaxFraction = nil
 		a.Bins[at.Name] = b
 	}
-	a.Hurst = locality.Hurst(t, locality.HurstOptions{Unit: ao.unit})
+	a.Hurst = locality.Hurst(t, locality.HurstOptions{Unit: ao.unit, AllBlocks: ao.all})
 	a.HurstRS, _ = stats.RescaledRange(locality.Arrivals(t, ao.unit))
 	a.HurstRS.LogX, a.HurstRS.LogY = nil, nil
 	return a, nil
@@ -172,6 +177,13 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 		}
 	}
 	ao := analysisOptions{unit: unit}
+	switch opts.blocks {
+	case "all":
+		ao.all = true
+	case "even":
+	default:
+		return usagef("unknown --hurst-blocks %q; valid: even, all", opts.blocks)
+	}
 	switch opts.users {
 	case "slot":
 		ao.bySlot = true
@@ -331,7 +343,7 @@ func printCompare(w io.Writer, r *compareReport) error {
 		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t\t\n", at.Name, o.Bins[at.Name].Median, s.Bins[at.Name].Median)
 	}
 	fmt.Fprintf(tw, "\t\t\t\n")
-	fmt.Fprintf(tw, "Hurst (R/S pox, all points)\t%.3f\t%.3f\t\t\n", o.Hurst.H, s.Hurst.H)
+	fmt.Fprintf(tw, "Hurst (R/S pox)\t%.3f\t%.3f\t\t\n", o.Hurst.H, s.Hurst.H)
 	fmt.Fprintf(tw, "Hurst (R/S, mean per size)\t%.3f\t%.3f\t\t\n", o.HurstRS.H, s.HurstRS.H)
 	return tw.Flush()
 }

@@ -66,6 +66,9 @@ func TestCompareJSON(t *testing.T) {
 	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--users", "group"); code != 2 || !strings.Contains(errOut, "valid: copy, slot") {
 		t.Errorf("--users group: exit %d, %q", code, errOut)
 	}
+	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--hurst-blocks", "some"); code != 2 || !strings.Contains(errOut, "valid: even, all") {
+		t.Errorf("--hurst-blocks some: exit %d, %q", code, errOut)
+	}
 }
 
 func TestCompareSegments(t *testing.T) {
