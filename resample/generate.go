@@ -120,6 +120,10 @@ func (g *gen) longTerm() {
 	}
 	slot := int32(0)
 	cycle := g.pr.CycleWeeks
+	common := -1
+	if g.pr.AlignLongTerm {
+		common = g.rng.IntN(cycle)
+	}
 	for i, u := range lt {
 		m := counts[i]
 		if m == 0 {
@@ -129,6 +133,9 @@ func (g *gen) longTerm() {
 		w1 := g.rng.IntN(a)
 		for c := 0; c < m; c++ {
 			w0 := u.FirstWeek + (w1+c*(a/m))%a
+			if common >= 0 {
+				w0 = (common + c*(cycle/m)) % cycle
+			}
 			shift := -w0
 			g.add(Copy{User: u.ID, Class: LongTerm, Slot: slot, Shift: shift, From: firstFrom(g.p, u, w0), u: u})
 			for s := shift + cycle; !g.once && u.FirstWeek+s < g.pr.Weeks; s += cycle {

@@ -40,6 +40,13 @@ type Options struct {
 	// boundary windows, |T| / (L_w - 2 boundary), instead of |T| / L_w
 	// (section 18.4 #21).
 	InnerRate bool
+	// AlignLongTerm starts every long-term user at one common random week
+	// instead of each at an independent one, so the long-term users keep
+	// the relative timing they had in the log (the log's workload rotated
+	// by whole weeks, with resampled temporary users). It is a diagnostic,
+	// not the thesis's method: comparing it with the default isolates what
+	// independent starts do to the overlap of heavy users.
+	AlignLongTerm bool
 }
 
 // Params are the generator's parameters as resolved for one run (spec
@@ -72,6 +79,7 @@ type Params struct {
 	// WeekZeroArrivals and InnerRate echo the options.
 	WeekZeroArrivals bool `json:"week_zero_arrivals"`
 	InnerRate        bool `json:"inner_rate"`
+	AlignLongTerm    bool `json:"align_long_term,omitempty"`
 }
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -109,6 +117,7 @@ func (p *Pools) params(opt Options) (Params, error) {
 		WeeklyRate:       f * float64(len(p.Temporary)) / rateWeeks,
 		RBNPW:            opt.RBNPW, LogWeeks: lw, CycleWeeks: p.cycleWeeks(),
 		Seed: opt.Seed, Stream: opt.Stream, WeekZeroArrivals: opt.WeekZeroArrivals, InnerRate: opt.InnerRate,
+		AlignLongTerm: opt.AlignLongTerm,
 	}
 	if opt.RBNPW < 0 || opt.RBNPW > pr.WeeklyRate || math.IsNaN(opt.RBNPW) {
 		return Params{}, &RangeError{Name: "RB_NPW", Value: fmtFloat(opt.RBNPW), Min: "0", Max: fmtFloat(pr.WeeklyRate) + " (the weekly arrival rate of temporary users)"}

@@ -66,6 +66,9 @@ func (w *Workload) paramsText() string {
 	fmt.Fprintf(&b, " long_term_span=%d boundary=%d discard=%s weeks_active=%s period=%s week0_arrivals=%v inner_rate=%v",
 		o.LongTermSpan, o.Boundary, discardRule(o), map[bool]string{false: "distinct", true: "span"}[o.WeeksBySpan],
 		map[Period]string{PeriodHeader: "header", PeriodSubmits: "submits"}[o.Period], pr.WeekZeroArrivals, pr.InnerRate)
+	if pr.AlignLongTerm {
+		b.WriteString(" align_long_term=true")
+	}
 	for _, r := range w.Pools.Rare {
 		fmt.Fprintf(&b, " rare=%v", *r.Period)
 	}

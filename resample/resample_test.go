@@ -282,3 +282,33 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings %q, want none", w)
 	}
 }
+
+// TestAlignLongTerm: with AlignLongTerm every long-term slot starts at the
+// same week, so every slot's first copy has one shift (modulo the cycle);
+// by default the shifts differ.
+func TestAlignLongTerm(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, align := range []bool{false, true} {
+		w, err := p.Generate(resample.Options{Seed: 5, AlignLongTerm: align})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := map[int32]int{}
+		for _, c := range w.Copies {
+			if _, ok := first[c.Slot]; c.Class == resample.LongTerm && !ok {
+				first[c.Slot] = c.Shift
+			}
+		}
+		shifts := map[int]bool{} // modulo the cycle: a slot may have no job in cycle 0
+		cyc := w.Params.CycleWeeks
+		for _, s := range first {
+			shifts[(s%cyc+cyc)%cyc] = true
+		}
+		if len(first) < 2 || (len(shifts) == 1) != align {
+			t.Errorf("AlignLongTerm %v: %d slots with %d distinct first shifts", align, len(first), len(shifts))
+		}
+	}
+}

@@ -36,6 +36,7 @@ type poolFlags struct {
 	period      string
 	week0       bool
 	innerRate   bool
+	alignLT     bool
 	rareFactor  float64
 	rareMinJobs int
 }
@@ -58,6 +59,7 @@ func (f *poolFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.period, "period", "header", "log period: header (time 0 to EndTime) or submits (first to last submit)")
 	fl.BoolVar(&f.week0, "week0-arrivals", false, "also draw weekly temporary arrivals in week 0")
 	fl.BoolVar(&f.innerRate, "inner-rate", false, "weekly arrival rate over the weeks between the boundary windows")
+	fl.BoolVar(&f.alignLT, "align-long-term", false, "start every long-term user at one common random week, keeping the log's relative timing of long-term users (a diagnostic; not the thesis's method)")
 }
 
 // classifyOptions parses the classification flags.
@@ -118,7 +120,7 @@ func orPositive(err error, v string) error {
 
 // options parses the generator flags.
 func (f *poolFlags) options() (resample.Options, error) {
-	o := resample.Options{LoadFactor: f.load, Seed: f.seed, RBNPW: f.rbnpw, WeekZeroArrivals: f.week0, InnerRate: f.innerRate}
+	o := resample.Options{LoadFactor: f.load, Seed: f.seed, RBNPW: f.rbnpw, WeekZeroArrivals: f.week0, InnerRate: f.innerRate, AlignLongTerm: f.alignLT}
 	if !(f.load > 0 && f.load <= resample.MaxLoadFactor) {
 		return o, usagef("--load %v is out of range; valid: above 0, at most %d", f.load, resample.MaxLoadFactor)
 	}
