@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -111,7 +110,7 @@ func (p *Partition) sessionDeps(u *User, red Reduction, buf []int32, emit func(t
 	var kept []int32
 	for k := u.SessionLo; k < u.SessionHi; k++ {
 		a := ss[k].First
-		nb := sort.Search(len(byEnd), func(i int) bool { return ss[byEnd[i]].MaxEnd > a })
+		nb := endsAfter(ss, byEnd, a)
 		kept = kept[:0]
 		if nb > 0 && u.ID >= 0 {
 			switch red {
@@ -147,13 +146,36 @@ func (p *Partition) sessionDeps(u *User, red Reduction, buf []int32, emit func(t
 			slices.Sort(kept)
 		}
 		emit(k, kept)
-		i := sort.Search(len(byEnd), func(i int) bool {
-			e := ss[byEnd[i]].MaxEnd
-			return e > ss[k].MaxEnd || e == ss[k].MaxEnd && byEnd[i] > k
-		})
-		byEnd = slices.Insert(byEnd, i, k)
+		// byEnd holds sessions before k only, so k goes after every
+		// session that ends at or before it: sort by (MaxEnd, index).
+		i := endsAfter(ss, byEnd, ss[k].MaxEnd)
+		if i == len(byEnd) {
+			byEnd = append(byEnd, k)
+		} else {
+			byEnd = slices.Insert(byEnd, i, k)
+		}
 	}
 	return byEnd
+}
+
+// endsAfter returns the first position of byEnd (sessions sorted by
+// MaxEnd) whose session ends after t, len(byEnd) if none does. Sessions
+// mostly end in start order, so the last one is checked first.
+func endsAfter(ss []Session, byEnd []int32, t int64) int {
+	n := len(byEnd)
+	if n == 0 || ss[byEnd[n-1]].MaxEnd <= t {
+		return n
+	}
+	lo, hi := 0, n-1 // the answer is in [lo, hi]: byEnd[hi] ends after t
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ss[byEnd[m]].MaxEnd > t {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // SessionGraph builds Madon's session graph (spec madon section 4): session

@@ -183,6 +183,9 @@ const (
 // batches they begin.
 func (p *Partition) mark(u userSpan, marks []uint8) (sessions, batches int) {
 	o := p.Options
+	if p.noBatches && (o.Method == Arrival || o.Method == Interarrival) {
+		return p.markArrivals(u, marks), 0
+	}
 	cut := o.Method == LastCut || o.Method == MaxCut
 	var prevArr, prevEnd, userMax, sessMax int64
 	for k := u.lo; k < u.hi; k++ {
@@ -231,6 +234,33 @@ func (p *Partition) mark(u userSpan, marks []uint8) (sessions, batches int) {
 		}
 	}
 	return sessions, batches
+}
+
+// markArrivals is mark for sessions alone by arrival times (Arrival and
+// Interarrival without batches), which needs no job ends: it reads only
+// Submit. Batch marks are not set.
+func (p *Partition) markArrivals(u userSpan, marks []uint8) (sessions int) {
+	o := p.Options
+	var prevArr int64
+	for k := u.lo; k < u.hi; k++ {
+		arr := p.Submit[k]
+		newSession := k == u.lo || u.id < 0
+		if !newSession {
+			if o.Method == Arrival {
+				newSession = arr-prevArr > o.Threshold
+			} else {
+				newSession = arr-prevArr >= o.Threshold
+			}
+		}
+		var m uint8
+		if newSession {
+			m = markSession
+			sessions++
+		}
+		marks[k] = m
+		prevArr = arr
+	}
+	return sessions
 }
 
 // cutUser appends the sessions and batches of user u as marked.
