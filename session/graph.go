@@ -253,13 +253,18 @@ func (g *Graph) buildSuccs() {
 	}
 	g.succs = make([]int32, g.succOff[n])
 	g.succThink = make([]int64, g.succOff[n])
-	fill := slices.Clone(g.succOff[:n])
+	// Fill with succOff[i+1] as node i's cursor: it starts at i's first
+	// slot (succOff[i]'s final value) and ends at i's end.
+	for i := n; i > 0; i-- {
+		g.succOff[i] = g.succOff[i-1]
+	}
 	for to := 0; to < n; to++ {
 		for _, e := range g.Preds(to) {
 			if e.From != Root {
-				g.succs[fill[e.From]] = int32(to)
-				g.succThink[fill[e.From]] = e.Think
-				fill[e.From]++
+				f := g.succOff[e.From+1]
+				g.succs[f] = int32(to)
+				g.succThink[f] = e.Think
+				g.succOff[e.From+1] = f + 1
 			}
 		}
 	}

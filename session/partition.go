@@ -363,13 +363,12 @@ func (p *Partition) groupUsers(maxID int32) []userSpan {
 		next[k] = pos
 		pos += count[k]
 	}
-	for i := range jobs {
-		k := uix[i]
-		p.Order[next[k]] = int32(i)
+	// The submit times are read here, in file order, rather than gathered
+	// in the order of Order afterwards.
+	for i, k := range uix {
+		pos := next[k]
+		p.Order[pos], p.Submit[pos] = int32(i), jobs[i].Submit
 		next[k]++
-	}
-	for k, ix := range p.Order {
-		p.Submit[k] = jobs[ix].Submit
 	}
 	for _, u := range spans {
 		if !p.sorted(u) {
