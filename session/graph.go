@@ -143,7 +143,9 @@ func (p *Partition) sessionDeps(u *User, red Reduction, buf []int32, emit func(t
 				}
 				kept = kept[:j]
 			}
-			slices.Sort(kept)
+			if len(kept) > 1 {
+				slices.Sort(kept)
+			}
 		}
 		emit(k, kept)
 		// byEnd holds sessions before k only, so k goes after every
