@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/internal/heap"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -168,7 +169,7 @@ type mux struct {
 	fo       feedback.Options
 	procs    int
 	insts    []*instance
-	heap     keyHeap
+	heap     heap.Heap[struct{}] // (time, instance); stale entries are dropped by top
 	nextUser int32
 	regen    int
 	err      error
@@ -194,7 +195,7 @@ func (m *mux) plan(c Copy) {
 	}
 	in := &instance{c: c, user: user, start: sim.Time(start), key: sim.Time(start)}
 	m.insts = append(m.insts, in)
-	m.heap.push(keyed{in.key, int32(len(m.insts) - 1)})
+	m.heap.Push(heap.Key{T: int64(in.key), A: int64(len(m.insts) - 1)}, struct{}{})
 }
 
 // build makes the feedback source of instance i: the copy's jobs from time
@@ -254,18 +255,19 @@ func (m *mux) rekey(i int32) {
 	}
 	if t != in.key {
 		in.key = t
-		m.heap.push(keyed{t, i})
+		m.heap.Push(heap.Key{T: int64(t), A: int64(i)}, struct{}{})
 	}
 }
 
 // top drops stale heap entries and returns the live top.
 func (m *mux) top() (keyed, bool) {
-	for m.heap.len() > 0 {
-		e := m.heap.a[0]
+	for m.heap.Len() > 0 {
+		top := m.heap.Top()
+		e := keyed{key: sim.Time(top.T), ref: int32(top.A)}
 		if in := m.insts[e.ref]; in.key == e.key {
 			return e, true
 		}
-		m.heap.pop()
+		m.heap.Pop()
 	}
 	return keyed{}, false
 }
@@ -287,7 +289,7 @@ func (m *mux) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		if !ok || e.key != now {
 			return dst
 		}
-		m.heap.pop()
+		m.heap.Pop()
 		in := m.insts[e.ref]
 		if in.src == nil {
 			if err := m.build(e.ref); err != nil {
@@ -352,52 +354,8 @@ func (m *mux) checkDone(i int32, now sim.Time) {
 	}
 }
 
-// keyHeap is a binary min-heap of (time, instance) pairs.
-type keyHeap struct{ a []keyed }
-
+// keyed is a heap entry: an instance and the time it was queued for.
 type keyed struct {
 	key sim.Time
 	ref int32
-}
-
-func (h *keyHeap) len() int { return len(h.a) }
-
-func keyLess(a, b keyed) bool { return a.key < b.key || a.key == b.key && a.ref < b.ref }
-
-func (h *keyHeap) push(e keyed) {
-	h.a = append(h.a, e)
-	i := len(h.a) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !keyLess(h.a[i], h.a[p]) {
-			break
-		}
-		h.a[i], h.a[p] = h.a[p], h.a[i]
-		i = p
-	}
-}
-
-func (h *keyHeap) pop() keyed {
-	a := h.a
-	e := a[0]
-	n := len(a) - 1
-	a[0] = a[n]
-	h.a = a[:n]
-	a = h.a
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		k := l
-		if r := l + 1; r < n && keyLess(a[r], a[l]) {
-			k = r
-		}
-		if !keyLess(a[k], a[i]) {
-			break
-		}
-		a[i], a[k] = a[k], a[i]
-		i = k
-	}
-	return e
 }
