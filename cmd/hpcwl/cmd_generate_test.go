@@ -116,3 +116,20 @@ func TestFitRanksGenerated(t *testing.T) {
 		t.Errorf("requested_time n = %d, want 0", rep.Variables[3].N)
 	}
 }
+
+// TestReplicateReproducible checks that a replicate report depends only on
+// the inputs and the seed, not on the run time or the number of workers.
+func TestReplicateReproducible(t *testing.T) {
+	var outs []string
+	for _, workers := range []string{"1", "2", "1"} {
+		code, out, errOut := runCLI(t, "replicate", "builtin:KTH-SP2", "--variants", "3", "--duration", "8w",
+			"--seed", "11", "--workers", workers, "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		outs = append(outs, strings.Replace(out, `"workers": `+workers, `"workers": W`, 1))
+	}
+	if outs[0] != outs[1] || outs[0] != outs[2] {
+		t.Error("the same seed gave different replicate reports")
+	}
+}
