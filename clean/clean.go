@@ -329,6 +329,13 @@ jobs:
 		}
 	}
 	rep.Output = out.Len()
+	if opt.To > 0 {
+		// The log now ends at the window's end: say so, so that tools
+		// that take the log's period from the header see the shorter one.
+		if _, ok := out.Header.Get("EndTime"); ok {
+			out.Header.Set("EndTime", out.Clock().Time(opt.To).Format("Mon Jan 02 15:04:05 MST 2006"))
+		}
+	}
 	addNotes(&out.Header, rep)
 	return out, rep, nil
 }

@@ -201,3 +201,23 @@ func ExampleClean() {
 	// no-processors: 1
 	// oversize: 1
 }
+
+// TestWindowEndUpdatesEndTime checks that cutting the end of a log moves its
+// header's EndTime there, so that the log's period is the shorter one.
+func TestWindowEndUpdatesEndTime(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One week after the log's start, Mon Sep 23 14:00:31 CEST 1996.
+	out, _, err := clean.Clean(tr, clean.Options{To: 7 * 86400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := out.Header.Get("EndTime"); got != "Mon Sep 30 14:00:31 CEST 1996" {
+		t.Errorf("EndTime = %q, want the window's end", got)
+	}
+	if got, _ := tr.Header.Get("EndTime"); got != "Fri Aug 29 10:55:01 CEST 1997" {
+		t.Errorf("the input's header changed: EndTime = %q", got)
+	}
+}
