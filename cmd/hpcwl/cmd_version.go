@@ -19,7 +19,7 @@ was built from a repository) and the Go version. Every output hpcwl writes
 records the same version string.` + exitStatusHelp,
 		Example: `  hpcwl version
   hpcwl version --json`,
-		Args:  exactArgs(0, "no arguments"),
+		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
 			if asJSON {
 				return writeJSON(stdout, map[string]string{"version": version.String(), "go": runtime.Version()})
