@@ -15,8 +15,8 @@ func newVersionCommand(stdout io.Writer) *cobra.Command {
 		Use:   "version",
 		Short: "Print the hpcwl version",
 		Long: `Version prints the hpcwl version (with the source revision when the binary
-was built from a repository) and the Go version. Every output hpcwl writes
-records the same version string.` + exitStatusHelp,
+was built from a repository) and the Go version. The SWF headers and JSON
+reports hpcwl writes record the same version string.` + exitStatusHelp,
 		Example: `  hpcwl version
   hpcwl version --json`,
 		Args: exactArgs(0, "no arguments"),
