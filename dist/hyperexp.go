@@ -147,41 +147,25 @@ func (h HyperErlang) comp(k int) distuv.Gamma {
 // Prob returns the density at x.
 func (h HyperErlang) Prob(x float64) float64 {
 	h.check()
-	s := 0.0
-	for k, w := range h.Weights {
-		s += w * h.comp(k).Prob(x)
-	}
-	return s
+	return weighted(h.Weights, h.comp, func(c distuv.Gamma) float64 { return c.Prob(x) })
 }
 
 // LogProb returns the logarithm of the density at x.
 func (h HyperErlang) LogProb(x float64) float64 {
 	h.check()
-	v := make([]float64, len(h.Weights))
-	for k, w := range h.Weights {
-		v[k] = math.Log(w) + h.comp(k).LogProb(x)
-	}
-	return logSumExp(v)
+	return weightedLogProb(h.Weights, h.comp, x)
 }
 
 // CDF returns P(X <= x).
 func (h HyperErlang) CDF(x float64) float64 {
 	h.check()
-	s := 0.0
-	for k, w := range h.Weights {
-		s += w * h.comp(k).CDF(x)
-	}
-	return s
+	return weighted(h.Weights, h.comp, func(c distuv.Gamma) float64 { return c.CDF(x) })
 }
 
 // Survival returns P(X > x).
 func (h HyperErlang) Survival(x float64) float64 {
 	h.check()
-	s := 0.0
-	for k, w := range h.Weights {
-		s += w * h.comp(k).Survival(x)
-	}
-	return s
+	return weighted(h.Weights, h.comp, func(c distuv.Gamma) float64 { return c.Survival(x) })
 }
 
 // Quantile returns the inverse of the CDF. It panics if p is outside [0, 1].
@@ -194,14 +178,7 @@ func (h HyperErlang) Quantile(p float64) float64 {
 	if p == 1 {
 		return math.Inf(1)
 	}
-	lo, hi := math.Inf(1), 0.0
-	for k, w := range h.Weights {
-		if w == 0 {
-			continue
-		}
-		q := h.comp(k).Quantile(p)
-		lo, hi = math.Min(lo, q), math.Max(hi, q)
-	}
+	lo, hi := quantileRange(h.Weights, h.comp, p)
 	return mixtureQuantile(p, h.CDF, lo, hi)
 }
 

@@ -38,21 +38,13 @@ func (g GaussianMixture) Len() int { return len(g.Weights) }
 // Prob returns the density at x.
 func (g GaussianMixture) Prob(x float64) float64 {
 	g.check()
-	s := 0.0
-	for k, w := range g.Weights {
-		s += w * g.comp(k).Prob(x)
-	}
-	return s
+	return weighted(g.Weights, g.comp, func(c distuv.Normal) float64 { return c.Prob(x) })
 }
 
 // LogProb returns the logarithm of the density at x.
 func (g GaussianMixture) LogProb(x float64) float64 {
 	g.check()
-	v := make([]float64, len(g.Weights))
-	for k, w := range g.Weights {
-		v[k] = math.Log(w) + g.comp(k).LogProb(x)
-	}
-	return logSumExp(v)
+	return weightedLogProb(g.Weights, g.comp, x)
 }
 
 // Posterior stores in dst (allocated if nil or too short) and returns the
@@ -90,21 +82,13 @@ func (g GaussianMixture) Classify(x float64) int {
 // CDF returns P(X <= x).
 func (g GaussianMixture) CDF(x float64) float64 {
 	g.check()
-	s := 0.0
-	for k, w := range g.Weights {
-		s += w * g.comp(k).CDF(x)
-	}
-	return s
+	return weighted(g.Weights, g.comp, func(c distuv.Normal) float64 { return c.CDF(x) })
 }
 
 // Survival returns P(X > x).
 func (g GaussianMixture) Survival(x float64) float64 {
 	g.check()
-	s := 0.0
-	for k, w := range g.Weights {
-		s += w * g.comp(k).Survival(x)
-	}
-	return s
+	return weighted(g.Weights, g.comp, func(c distuv.Normal) float64 { return c.Survival(x) })
 }
 
 // Quantile returns the inverse of the CDF, by bisection between the
@@ -118,14 +102,7 @@ func (g GaussianMixture) Quantile(p float64) float64 {
 	if p == 1 {
 		return math.Inf(1)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for k, w := range g.Weights {
-		if w == 0 {
-			continue
-		}
-		q := g.comp(k).Quantile(p)
-		lo, hi = math.Min(lo, q), math.Max(hi, q)
-	}
+	lo, hi := quantileRange(g.Weights, g.comp, p)
 	return mixtureQuantile(p, g.CDF, lo, hi)
 }
 
