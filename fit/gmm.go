@@ -85,21 +85,11 @@ func GaussianMixture(x []float64, g int, model VarianceModel, s *Settings) (dist
 		ll = 0
 		for i, v := range x {
 			zi := z[i*g : (i+1)*g]
-			m := math.Inf(-1)
 			for k := range zi {
 				d := (v - gm.Means[k]) / gm.StdDevs[k]
 				zi[k] = lw[k] - 0.5*d*d
-				m = math.Max(m, zi[k])
 			}
-			t := 0.0
-			for k := range zi {
-				zi[k] = math.Exp(zi[k] - m)
-				t += zi[k]
-			}
-			for k := range zi {
-				zi[k] /= t
-			}
-			ll += m + math.Log(t)
+			ll += responsibilities(zi)
 		}
 		if math.Abs(ll-prev) < s.tol()*math.Abs(ll) {
 			status = Converged
@@ -185,4 +175,24 @@ func SelectGaussianMixture(x []float64, gmax int, s *Settings) (best MixtureCand
 		return MixtureCandidate{}, all, fmt.Errorf("no Gaussian mixture could be fitted: %w", all[0].Err)
 	}
 	return all[bestIdx], all, nil
+}
+
+// responsibilities turns the log-weighted component densities in z into
+// posterior probabilities (the E-step of EM), in place, and returns the log
+// of their sum: the sample's log-likelihood under the mixture. Subtracting
+// the largest term first keeps the exponentials from underflowing.
+func responsibilities(z []float64) float64 {
+	m := math.Inf(-1)
+	for _, v := range z {
+		m = math.Max(m, v)
+	}
+	t := 0.0
+	for k := range z {
+		z[k] = math.Exp(z[k] - m)
+		t += z[k]
+	}
+	for k := range z {
+		z[k] /= t
+	}
+	return m + math.Log(t)
 }

@@ -99,20 +99,10 @@ func hyperErlangEM(x []float64, k, order int, s *Settings) (dist.HyperErlang, Re
 			if order > 1 {
 				lv = (ro - 1) * math.Log(v)
 			}
-			m := math.Inf(-1)
 			for j := range zi {
 				zi[j] = lw[j] + lv - v/d.Scales[j]
-				m = math.Max(m, zi[j])
 			}
-			t := 0.0
-			for j := range zi {
-				zi[j] = math.Exp(zi[j] - m)
-				t += zi[j]
-			}
-			for j := range zi {
-				zi[j] /= t
-			}
-			ll += m + math.Log(t)
+			ll += responsibilities(zi)
 		}
 		if math.Abs(ll-prev) < s.tol()*math.Abs(ll) {
 			status = Converged
