@@ -125,3 +125,53 @@ func BenchmarkNewSource(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKTHPaired measures the ratio of a feedback run's cost to a rigid
+// run's on KTH-SP2 under EASY, the comparison BenchmarkKTH makes, in a way
+// that survives a noisy machine: each iteration runs rigid, Madon a60 and
+// Adjusted once each, in an order that rotates, and takes the process CPU
+// time of each run; the reported ratios are the medians over iterations of
+// the per-iteration ratios, so a slow spell of the machine affects both
+// sides of a ratio. Run it with a fixed count, e.g. -benchtime 100x.
+func BenchmarkKTHPaired(b *testing.B) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, ok := cpuTime(); !ok {
+		b.Skip("no CPU time on this platform")
+	}
+	ctx := context.Background()
+	opts := []*Options{nil, {}, {Model: Adjusted}}
+	var cost [3][]float64
+	i := 0
+	for b.Loop() {
+		for k := range opts {
+			v := (i + k) % len(opts)
+			s, _ := sched.New("easy")
+			c0, _ := cpuTime()
+			var err error
+			if opts[v] == nil {
+				_, err = Rigid(ctx, tr, s, sim.Options{})
+			} else {
+				_, err = Simulate(ctx, tr, s, sim.Options{}, *opts[v])
+			}
+			c1, _ := cpuTime()
+			if err != nil {
+				b.Fatal(err)
+			}
+			cost[v] = append(cost[v], float64(c1-c0))
+		}
+		i++
+	}
+	ratio := func(v int) float64 {
+		r := make([]float64, len(cost[v]))
+		for k := range r {
+			r[k] = cost[v][k] / cost[0][k]
+		}
+		return median(r) // sorts r
+	}
+	b.ReportMetric(median(slices.Clone(cost[0]))/1e6, "rigid-ms")
+	b.ReportMetric(ratio(1), "madon/rigid")
+	b.ReportMetric(ratio(2), "adjusted/rigid")
+}

@@ -6,12 +6,12 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// owner is the user model side of a source: it is told of each arrival (of
-// a job of group g) and end of a job (by index into the trace) and
-// schedules further jobs.
+// owner is the user model side of a source: it is told of each arrival and
+// end of a job (of group g, by index ix into the trace) and schedules
+// further jobs.
 type owner interface {
 	arrived(g, ix int32, now sim.Time)
-	ended(ix int32, now sim.Time)
+	ended(g, ix int32, now sim.Time)
 }
 
 // core is the part of a feedback source shared by the models: a queue of
@@ -101,11 +101,11 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 			if c.arrivals {
 				c.own.arrived(g, ix, now)
 			}
-			c.own.ended(ix, now)
+			c.own.ended(g, ix, now)
 			continue
 		}
 		dst = append(dst, c.jobs[wk])
-		dst[len(dst)-1].Submit = now
+		dst[len(dst)-1].Submit, dst[len(dst)-1].Tag = now, g
 		if c.arrivals {
 			c.own.arrived(g, ix, now)
 		}
@@ -117,8 +117,9 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 func (c *core) Started(*sim.View, sim.Ref) {}
 
 // Ended implements [sim.JobSource].
+// The job's Tag is its group, set by Pop.
 func (c *core) Ended(v *sim.View, r sim.Ref) {
-	ix := v.Job(r).Index
-	c.ends[ix] = v.Now()
-	c.own.ended(ix, v.Now())
+	j := v.Job(r)
+	c.ends[j.Index] = v.Now()
+	c.own.ended(j.Tag, j.Index, v.Now())
 }

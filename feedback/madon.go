@@ -60,8 +60,7 @@ func (m *madonSource) startSession(s int32) {
 
 func (m *madonSource) arrived(int32, int32, sim.Time) {}
 
-func (m *madonSource) ended(ix int32, now sim.Time) {
-	s := m.g.P.SessionOf[ix]
+func (m *madonSource) ended(s, _ int32, now sim.Time) {
 	m.state[s].unfinished--
 	if m.state[s].unfinished > 0 {
 		return

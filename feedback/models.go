@@ -40,8 +40,10 @@ func batchIAT(p *session.Partition, b int) int64 {
 
 // adjusted is Zakay's Adjusted model (section 12.1): now + the recorded TT
 // for a Dependency release, now + the recorded IAT for a Follows release.
-// It reads them from the graph when a batch is released rather than
-// tabulating them for every batch.
+// It reads them when a batch is released rather than tabulating them for
+// every batch: the TT from the graph, the IAT from the source's recorded
+// submit times, where the user's previous batch ends just before b begins
+// (the same value as batchIAT).
 type adjusted struct{ g *session.Graph }
 
 func (m adjusted) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time {
@@ -50,7 +52,12 @@ func (m adjusted) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.T
 			return now + sim.Time(max(tt, 0))
 		}
 	}
-	return now + sim.Time(max(batchIAT(m.g.P, int(b)), 0))
+	var iat int64
+	if b > 0 && z.batch[b-1].user == z.batch[b].user {
+		lo := z.bounds[b]
+		iat = z.arr[lo] - z.arr[lo-1]
+	}
+	return now + sim.Time(max(iat, 0))
 }
 
 // pools are a user's empirical delay distributions (section 11.3):

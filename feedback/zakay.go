@@ -41,6 +41,9 @@ type zakaySource struct {
 	// an arrival or end touches one place.
 	batch []zakayBatch
 	next  []int32 // next batch per user
+	// noUser reports per user that it stands for the jobs without a user
+	// ID, whose batches keep their recorded times.
+	noUser []bool
 	// lastEnd holds per user the trace index of the job that ended last,
 	// -1 before.
 	lastEnd []int32
@@ -49,22 +52,23 @@ type zakaySource struct {
 	releases [3]int
 }
 
-// zakayBatch is the replay state of one batch.
+// zakayBatch is the replay state of one batch (24 bytes).
 type zakayBatch struct {
 	depsDone sim.Time // when the last dependency ended, -1 before
 	user     int32    // index of its user
-	pending  int32    // unfinished dependencies
-	toArrive int32    // jobs yet to arrive
-	toEnd    int32    // jobs yet to end
-	released bool
-	noUser   bool // its user has no ID
+	// pending counts the unfinished dependencies; it is -1 once the
+	// batch is released (which needs them all finished).
+	pending  int32
+	toArrive int32 // jobs yet to arrive
+	toEnd    int32 // jobs yet to end
 }
 
 func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 	p := g.P
 	nb := len(p.Batches)
 	z := &zakaySource{core: c, g: g, p: p, model: model, batch: make([]zakayBatch, nb),
-		next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), trigger: -1}
+		next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), noUser: make([]bool, len(p.Users)),
+		trigger: -1}
 	c.own, c.arrivals, c.bounds = z, true, make([]int32, nb+1)
 	return z
 }
@@ -78,12 +82,12 @@ func (z *zakaySource) start() {
 		u := p.Sessions[bt.Session].User
 		n := bt.Hi - bt.Lo
 		z.bounds[b], z.bounds[b+1] = bt.Lo, bt.Hi
-		z.batch[b] = zakayBatch{depsDone: -1, user: u, pending: int32(len(z.g.Preds(b))), toArrive: n, toEnd: n,
-			noUser: p.Users[u].ID < 0}
+		z.batch[b] = zakayBatch{depsDone: -1, user: u, pending: int32(len(z.g.Preds(b))), toArrive: n, toEnd: n}
 	}
 	for ui := range p.Users {
 		u := &p.Users[ui]
 		z.lastEnd[ui] = -1
+		z.noUser[ui] = u.ID < 0
 		if u.SessionLo == u.SessionHi {
 			continue
 		}
@@ -106,7 +110,7 @@ func (z *zakaySource) userOf(b int32) int32 { return z.batch[b].user }
 // release picks batch b's arrival and submits its jobs at their recorded
 // offsets from it.
 func (z *zakaySource) release(b int32, r Reason, now sim.Time) {
-	z.batch[b].released = true
+	z.batch[b].pending = -1
 	z.releases[r]++
 	t := sim.Time(z.arr[z.bounds[b]]) // the recorded first arrival
 	if r != Initial {
@@ -128,7 +132,7 @@ func (z *zakaySource) arrived(b, _ int32, now sim.Time) {
 		return
 	}
 	u := bt.user
-	if bt.noUser || z.next[u] != b {
+	if z.noUser[u] || z.next[u] != b {
 		return
 	}
 	nb := b + 1
@@ -137,7 +141,7 @@ func (z *zakaySource) arrived(b, _ int32, now sim.Time) {
 		return
 	}
 	n := &z.batch[nb]
-	if n.released || n.pending > 0 {
+	if n.pending != 0 { // released, or waiting for dependencies
 		return
 	}
 	r := Follows
@@ -148,8 +152,7 @@ func (z *zakaySource) arrived(b, _ int32, now sim.Time) {
 	z.release(nb, r, now)
 }
 
-func (z *zakaySource) ended(ix int32, now sim.Time) {
-	b := z.p.BatchOf[ix]
+func (z *zakaySource) ended(b, ix int32, now sim.Time) {
 	bt := &z.batch[b]
 	u := bt.user
 	z.lastEnd[u] = ix
@@ -164,7 +167,7 @@ func (z *zakaySource) ended(ix int32, now sim.Time) {
 			continue
 		}
 		dt.depsDone = now
-		if d == z.next[u] && !dt.released {
+		if d == z.next[u] { // not released: it had a pending dependency
 			if z.batch[d-1].toArrive == 0 {
 				z.trigger = ix
 				z.release(d, Dependency, now)

@@ -28,6 +28,10 @@ type Job struct {
 	// Index is the job's position in the source's input (for a trace
 	// replay, its index in trace.Trace.Jobs), or -1.
 	Index int32
+	// Tag belongs to the job source: the simulator carries it to the job's
+	// Outcome unchanged (feedback sources keep the job's session or batch
+	// there). It fits in what would otherwise be padding.
+	Tag int32
 }
 
 // Outcome is a job with its simulated schedule.
