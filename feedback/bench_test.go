@@ -128,11 +128,13 @@ func BenchmarkNewSource(b *testing.B) {
 
 // BenchmarkKTHPaired measures the ratio of a feedback run's cost to a rigid
 // run's on KTH-SP2 under EASY, the comparison BenchmarkKTH makes, in a way
-// that survives a noisy machine: each iteration runs rigid, Madon a60 and
-// Adjusted once each, in an order that rotates, and takes the process CPU
-// time of each run; the reported ratios are the medians over iterations of
-// the per-iteration ratios, so a slow spell of the machine affects both
-// sides of a ratio. Run it with a fixed count, e.g. -benchtime 100x.
+// that survives a noisy machine: each iteration runs every case once, in
+// an order that rotates, and takes the process CPU time of each run; the
+// reported ratios are the medians over iterations of the per-iteration
+// ratios, so a slow spell of the machine affects both sides of a ratio.
+// The -plan cases run a [Plan] built once before the loop (sessions and
+// graph shared by all runs, as in a sweep). Run it with a fixed count,
+// e.g. -benchtime 100x.
 func BenchmarkKTHPaired(b *testing.B) {
 	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
 	if err != nil {
@@ -142,19 +144,34 @@ func BenchmarkKTHPaired(b *testing.B) {
 		b.Skip("no CPU time on this platform")
 	}
 	ctx := context.Background()
-	opts := []*Options{nil, {}, {Model: Adjusted}}
-	var cost [3][]float64
+	type variant struct {
+		name string
+		fo   *Options
+		pl   *Plan
+	}
+	vs := []variant{{name: "rigid"}, {name: "madon", fo: &Options{}}, {name: "adjusted", fo: &Options{Model: Adjusted}}}
+	for _, v := range vs[1:] {
+		pl, err := NewPlan(tr, *v.fo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		vs = append(vs, variant{name: v.name + "-plan", pl: pl})
+	}
+	cost := make([][]float64, len(vs))
 	i := 0
 	for b.Loop() {
-		for k := range opts {
-			v := (i + k) % len(opts)
+		for k := range vs {
+			v := (i + k) % len(vs)
 			s, _ := sched.New("easy")
 			c0, _ := cpuTime()
 			var err error
-			if opts[v] == nil {
+			switch {
+			case vs[v].pl != nil:
+				_, err = vs[v].pl.Simulate(ctx, s, sim.Options{})
+			case vs[v].fo != nil:
+				_, err = Simulate(ctx, tr, s, sim.Options{}, *vs[v].fo)
+			default:
 				_, err = Rigid(ctx, tr, s, sim.Options{})
-			} else {
-				_, err = Simulate(ctx, tr, s, sim.Options{}, *opts[v])
 			}
 			c1, _ := cpuTime()
 			if err != nil {
@@ -164,14 +181,12 @@ func BenchmarkKTHPaired(b *testing.B) {
 		}
 		i++
 	}
-	ratio := func(v int) float64 {
+	b.ReportMetric(median(slices.Clone(cost[0]))/1e6, "rigid-ms")
+	for v := 1; v < len(vs); v++ {
 		r := make([]float64, len(cost[v]))
 		for k := range r {
 			r[k] = cost[v][k] / cost[0][k]
 		}
-		return median(r) // sorts r
+		b.ReportMetric(median(r), vs[v].name+"/rigid")
 	}
-	b.ReportMetric(median(slices.Clone(cost[0]))/1e6, "rigid-ms")
-	b.ReportMetric(ratio(1), "madon/rigid")
-	b.ReportMetric(ratio(2), "adjusted/rigid")
 }

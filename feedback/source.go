@@ -24,11 +24,29 @@ type Source struct {
 	Graph     *session.Graph
 }
 
-// NewSource builds the feedback source of trace t, whose jobs w holds as
-// [sim.Prepare] made them; jobs of t missing from w (dropped there) are
-// rejected when they arrive. It fails with [ErrNoUsers] when t has no user
-// IDs.
-func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
+// Plan is the part of a feedback replay that depends only on the log and
+// the session options: the sessions (with batches for the Zakay models) and
+// the dependency graph. It is most of the set-up of a run; build it once
+// with [NewPlan] to run the same log under many schedulers, machines or
+// seeds. A Plan is read-only once built: any number of runs, concurrent
+// ones included, may share it.
+type Plan struct {
+	// Trace is the log.
+	Trace *trace.Trace
+	// Options are the options of the runs, with the session partitioning
+	// filled in. A copy of the Plan with other Seed, Fluid or StartRule
+	// values runs with those; Model, Sessions and Reduction must stay.
+	Options Options
+	// Partition and Graph are the sessions and the dependency graph (of
+	// sessions for Madon, of batches for the Zakay models). For Madon's
+	// replay the partition has no batches ([session.IdentifySessions]).
+	Partition *session.Partition
+	Graph     *session.Graph
+}
+
+// NewPlan identifies the sessions of t and builds their dependency graph
+// per opt. It fails with [ErrNoUsers] when t has no user IDs.
+func NewPlan(t *trace.Trace, opt Options) (*Plan, error) {
 	if int(opt.Model) >= len(modelNames) {
 		return nil, fmt.Errorf("feedback: unknown model %d", opt.Model)
 	}
@@ -37,30 +55,54 @@ func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
 	}
 	so := opt.SessionOptions()
 	opt.Sessions, opt.SessionsSet = so, true
-	identify := session.Identify
 	if opt.Model == Madon {
-		identify = session.IdentifySessions // Madon's replay has no use for batches
+		// Madon's replay has no use for batches.
+		p, err := session.IdentifySessions(t, so)
+		if err != nil {
+			return nil, err
+		}
+		return &Plan{Trace: t, Options: opt, Partition: p, Graph: session.SessionGraph(p, opt.Reduction)}, nil
 	}
-	p, err := identify(t, so)
+	p, err := session.Identify(t, so)
 	if err != nil {
 		return nil, err
 	}
+	return &Plan{Trace: t, Options: opt, Partition: p, Graph: session.BatchGraph(p, opt.Reduction)}, nil
+}
+
+// NewSource builds the feedback source of trace t, whose jobs w holds as
+// [sim.Prepare] made them; jobs of t missing from w (dropped there) are
+// rejected when they arrive. It fails with [ErrNoUsers] when t has no user
+// IDs. It is [NewPlan] followed by [Plan.NewSource].
+func NewSource(t *trace.Trace, w *sim.Workload, opt Options) (*Source, error) {
+	pl, err := NewPlan(t, opt)
+	if err != nil {
+		return nil, err
+	}
+	return pl.NewSource(w)
+}
+
+// NewSource builds a feedback source of the plan's log, whose jobs w holds
+// as [sim.Prepare] made them from it.
+func (pl *Plan) NewSource(w *sim.Workload) (*Source, error) {
+	opt, p, g := pl.Options, pl.Partition, pl.Graph
+	if (opt.Model == Madon) == g.Batches || opt.Sessions != p.Options || opt.Reduction != g.Reduction {
+		return nil, fmt.Errorf("feedback: the plan was built for other sessions, edge reduction or model")
+	}
 	c := newCore(p, w)
-	s := &Source{c: c, Options: opt, Partition: p}
+	s := &Source{c: c, Options: opt, Partition: p, Graph: g}
 	if opt.Model == Madon {
-		s.Graph = session.SessionGraph(p, opt.Reduction)
-		s.JobSource = newMadon(c, s.Graph, opt.StartRule)
+		s.JobSource = newMadon(c, g, opt.StartRule)
 		return s, nil
 	}
-	s.Graph = session.BatchGraph(p, opt.Reduction)
-	z := newZakay(c, s.Graph, nil)
+	z := newZakay(c, g, nil)
 	switch opt.Model {
 	case Adjusted:
-		z.model = adjusted{s.Graph}
+		z.model = adjusted{g}
 	case Distribution:
-		z.model = newDistribution(z, newBatchDelays(s.Graph), t.Clock(), opt.Seed)
+		z.model = newDistribution(z, newBatchDelays(g), pl.Trace.Clock(), opt.Seed)
 	case Fluid:
-		z.model = newFluid(z, newBatchDelays(s.Graph), t.Clock(), opt.Fluid, opt.Seed)
+		z.model = newFluid(z, newBatchDelays(g), pl.Trace.Clock(), opt.Fluid, opt.Seed)
 	}
 	z.start()
 	s.z, s.JobSource = z, z
@@ -107,13 +149,24 @@ type Run struct {
 // Simulate runs trace t on the machine of so under scheduler s with user
 // feedback per fo. Jobs that [sim.Prepare] drops (so.Oversize set to
 // drop, unknown runtimes) are rejected on arrival. It is [sim.Simulate]
-// with a [Source] in place of the rigid replay.
+// with a [Source] in place of the rigid replay, and [NewPlan] followed by
+// [Plan.Simulate].
 func Simulate(ctx context.Context, t *trace.Trace, s sim.Scheduler, so sim.Options, fo Options) (*Run, error) {
-	w, err := sim.Prepare(t, so.PrepareOptions)
+	pl, err := NewPlan(t, fo)
 	if err != nil {
 		return nil, err
 	}
-	src, err := NewSource(t, w, fo)
+	return pl.Simulate(ctx, s, so)
+}
+
+// Simulate runs the plan's log on the machine of so under scheduler s, as
+// the package-level [Simulate] does.
+func (pl *Plan) Simulate(ctx context.Context, s sim.Scheduler, so sim.Options) (*Run, error) {
+	w, err := sim.Prepare(pl.Trace, so.PrepareOptions)
+	if err != nil {
+		return nil, err
+	}
+	src, err := pl.NewSource(w)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +180,7 @@ func Simulate(ctx context.Context, t *trace.Trace, s sim.Scheduler, so sim.Optio
 	if n := src.Unsubmitted(); n > 0 {
 		return nil, fmt.Errorf("feedback: %d jobs were never submitted (a dependency never ended)", n)
 	}
-	return &Run{Result: res, Workload: w, Trace: t, Source: src}, nil
+	return &Run{Result: res, Workload: w, Trace: pl.Trace, Source: src}, nil
 }
 
 // Rigid runs the rigid replay of t (recorded arrivals) and returns it in
