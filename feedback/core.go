@@ -1,6 +1,8 @@
 package feedback
 
 import (
+	"slices"
+
 	"github.com/hpcwl/hpcwl/internal/heap"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
@@ -21,11 +23,14 @@ type core struct {
 	// arrivals reports that own wants to hear of arrivals (Madon's replay
 	// does not).
 	arrivals bool
-	// jobs are the prepared jobs in sim.Prepare's (recorded) order and
-	// wix[k] the position in jobs of trace job order[k], or -1 when
-	// sim.Prepare dropped it (it is rejected on arrival).
-	jobs []sim.Job
-	wix  []int32
+	// jobs are the prepared jobs in sim.Prepare's (recorded) order: trace
+	// job ix is jobs[ix-d], d the number of jobs before it that
+	// sim.Prepare dropped, whose trace indices dropped lists in order
+	// (they are rejected on arrival). With many dropped jobs, wix[k]
+	// holds instead the position in jobs of trace job order[k], or -1.
+	jobs    []sim.Job
+	dropped []int32
+	wix     []int32
 	// bounds[g] and bounds[g+1] delimit group g (a session for Madon's
 	// replay, a batch for the Zakay models) in the partition's order:
 	// groups are consecutive ranges of it.
@@ -45,19 +50,80 @@ type core struct {
 func newCore(p *session.Partition, w *sim.Workload) *core {
 	n := len(p.End)
 	times := make([]sim.Time, 2*n) // one allocation for both
-	c := &core{jobs: w.Jobs, wix: make([]int32, n), submitted: times[:n:n], ends: times[n:], left: n,
+	c := &core{jobs: w.Jobs, submitted: times[:n:n], ends: times[n:], left: n,
 		order: p.Order, arr: p.Submit}
-	wpos := c.submitted // scratch: 1 + the position in w.Jobs by trace index, 0 = dropped
-	for k := range w.Jobs {
-		wpos[w.Jobs[k].Index] = sim.Time(k + 1)
-	}
-	for k, ix := range p.Order {
-		c.wix[k] = int32(wpos[ix]) - 1
+	if d := n - len(w.Jobs); d > n/16 {
+		c.wix = make([]int32, n)
+		wpos := c.submitted // scratch: 1 + the position in w.Jobs by trace index, 0 = dropped
+		for k := range w.Jobs {
+			wpos[w.Jobs[k].Index] = sim.Time(k + 1)
+		}
+		for k, ix := range p.Order {
+			c.wix[k] = int32(wpos[ix]) - 1
+		}
+	} else if d > 0 {
+		c.dropped = droppedJobs(w.Jobs, n)
 	}
 	for i := range times {
 		times[i] = -1
 	}
 	return c
+}
+
+// jobAt returns the position in jobs of the trace job at partition
+// position pos, whose trace index is ix, or -1 when it was dropped.
+func (c *core) jobAt(pos, ix int32) int32 {
+	if c.wix != nil {
+		return c.wix[pos]
+	}
+	if len(c.dropped) == 0 {
+		return ix
+	}
+	d, found := slices.BinarySearch(c.dropped, ix)
+	if found {
+		return -1
+	}
+	return ix - int32(d)
+}
+
+// droppedJobs returns in order the trace indices in [0, n) missing from
+// jobs, whose Index fields ascend. jobs[k].Index - k counts the jobs
+// missing before jobs[k]; it only grows, so the ranges of jobs where it
+// stays the same are skipped by bisection: the cost grows with the number
+// of gaps, not of jobs.
+func droppedJobs(jobs []sim.Job, n int) []int32 {
+	out := make([]int32, 0, n-len(jobs))
+	if len(jobs) == 0 {
+		for i := range n {
+			out = append(out, int32(i))
+		}
+		return out
+	}
+	gap := func(k int) int32 { return jobs[k].Index - int32(k) }
+	for i := int32(0); i < jobs[0].Index; i++ {
+		out = append(out, i)
+	}
+	// gaps appends the missing indices between jobs[lo] and jobs[hi].
+	var gaps func(lo, hi int)
+	gaps = func(lo, hi int) {
+		if gap(lo) == gap(hi) {
+			return
+		}
+		if hi == lo+1 {
+			for i := jobs[lo].Index + 1; i < jobs[hi].Index; i++ {
+				out = append(out, i)
+			}
+			return
+		}
+		m := int(uint(lo+hi) >> 1)
+		gaps(lo, m)
+		gaps(m, hi)
+	}
+	gaps(0, len(jobs)-1)
+	for i := jobs[len(jobs)-1].Index + 1; i < int32(n); i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // submitGroup schedules the jobs of group g to arrive at base plus their
@@ -94,7 +160,7 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		ix := c.order[pos]
 		c.submitted[ix] = now
 		c.left--
-		wk := c.wix[pos]
+		wk := c.jobAt(pos, ix)
 		if wk < 0 {
 			c.rejected++
 			c.ends[ix] = now

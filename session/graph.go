@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Reduction chooses which dependency edges a graph keeps (spec madon
@@ -78,7 +79,11 @@ type Graph struct {
 	predOff, succOff []int32
 	preds            []Edge
 	succs            []int32
-	succThink        []int64 // think time of each edge of succs
+	// succThink holds the think time of each edge of succs, filled on the
+	// first call of SuccThinks (Madon's replay needs it, the batch models
+	// do not).
+	succThink     []int64
+	succThinkOnce sync.Once
 }
 
 // Len returns the number of nodes.
@@ -92,8 +97,26 @@ func (g *Graph) Preds(n int) []Edge { return g.preds[g.predOff[n]:g.predOff[n+1]
 func (g *Graph) Succs(n int) []int32 { return g.succs[g.succOff[n]:g.succOff[n+1]] }
 
 // SuccThinks returns the think times of the edges from node n to the nodes
-// of Succs(n), in the same order.
-func (g *Graph) SuccThinks(n int) []int64 { return g.succThink[g.succOff[n]:g.succOff[n+1]] }
+// of Succs(n), in the same order. The first call tabulates them for every
+// edge; it is safe for concurrent use.
+func (g *Graph) SuccThinks(n int) []int64 {
+	g.succThinkOnce.Do(g.fillSuccThinks)
+	return g.succThink[g.succOff[n]:g.succOff[n+1]]
+}
+
+// fillSuccThinks tabulates the think times of the successor edges.
+func (g *Graph) fillSuccThinks() {
+	g.succThink = make([]int64, len(g.succs))
+	next := slices.Clone(g.succOff) // each node's next successor slot
+	for to := range g.Len() {
+		for _, e := range g.Preds(to) {
+			if e.From != Root {
+				g.succThink[next[e.From]] = e.Think
+				next[e.From]++
+			}
+		}
+	}
+}
 
 // NumEdges returns the number of edges, not counting those from the root.
 func (g *Graph) NumEdges() int { return len(g.succs) }
@@ -217,7 +240,9 @@ func BatchGraph(p *Partition, red Reduction) *Graph {
 	g := &Graph{P: p, Batches: true, Reduction: red}
 	n := len(p.Batches)
 	g.predOff = make([]int32, n+1)
-	g.preds = make([]Edge, 0, n+n/2)
+	// One edge per batch that does not begin a session, and mostly one or
+	// two per session that depends on earlier ones.
+	g.preds = make([]Edge, 0, n+len(p.Sessions)/2)
 	var buf []int32
 	add := func(to, from int32) {
 		g.preds = append(g.preds, Edge{From: from, Think: p.Batches[to].First - p.Batches[from].MaxEnd})
@@ -254,7 +279,13 @@ func (g *Graph) buildSuccs() {
 		g.succOff[i] += g.succOff[i-1]
 	}
 	g.succs = make([]int32, g.succOff[n])
-	g.succThink = make([]int64, g.succOff[n])
+	// A session graph is for Madon's replay, which reads the think times
+	// of successor edges: fill them in the same pass.
+	var think []int64
+	if !g.Batches {
+		g.succThinkOnce.Do(func() { g.succThink = make([]int64, len(g.succs)) })
+		think = g.succThink
+	}
 	// Fill with succOff[i+1] as node i's cursor: it starts at i's first
 	// slot (succOff[i]'s final value) and ends at i's end.
 	for i := n; i > 0; i-- {
@@ -265,7 +296,9 @@ func (g *Graph) buildSuccs() {
 			if e.From != Root {
 				f := g.succOff[e.From+1]
 				g.succs[f] = int32(to)
-				g.succThink[f] = e.Think
+				if think != nil {
+					think[f] = e.Think
+				}
 				g.succOff[e.From+1] = f + 1
 			}
 		}
