@@ -40,17 +40,16 @@ func batchIAT(p *session.Partition, b int) int64 {
 
 // adjusted is Zakay's Adjusted model (section 12.1): now + the recorded TT
 // for a Dependency release, now + the recorded IAT for a Follows release.
-// It reads them when a batch is released rather than tabulating them for
-// every batch: the TT from the graph, the IAT from the source's recorded
-// submit times, where the user's previous batch ends just before b begins
-// (the same value as batchIAT).
-type adjusted struct{ g *session.Graph }
+// It reads the TT from the batch's replay state and computes the IAT from
+// the source's recorded submit times, where the user's previous batch ends
+// just before b begins (the same value as batchIAT).
+type adjusted struct{}
 
-func (m adjusted) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time {
+func (adjusted) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time {
 	if r == Dependency {
-		if tt, ok := m.g.Think(int(b)); ok {
-			return now + sim.Time(max(tt, 0))
-		}
+		// Only a batch with dependencies is released by one: its think
+		// time is Graph.Think's.
+		return now + sim.Time(max(z.batch[b].think, 0))
 	}
 	var iat int64
 	if b > 0 && z.batch[b-1].user == z.batch[b].user {

@@ -98,7 +98,7 @@ func (pl *Plan) NewSource(w *sim.Workload) (*Source, error) {
 	z := newZakay(c, g, nil)
 	switch opt.Model {
 	case Adjusted:
-		z.model = adjusted{g}
+		z.model = adjusted{}
 	case Distribution:
 		z.model = newDistribution(z, newBatchDelays(g), pl.Trace.Clock(), opt.Seed)
 	case Fluid:

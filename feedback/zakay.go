@@ -52,9 +52,13 @@ type zakaySource struct {
 	releases [3]int
 }
 
-// zakayBatch is the replay state of one batch (24 bytes).
+// zakayBatch is the replay state of one batch (32 bytes).
 type zakayBatch struct {
 	depsDone sim.Time // when the last dependency ended, -1 before
+	// think is the recorded think time (Graph.Think), read when the batch
+	// is released by a dependency: here it is in the record the
+	// dependency's end has just touched.
+	think    int64
 	user     int32    // index of its user
 	// pending counts the unfinished dependencies; it is -1 once the
 	// batch is released (which needs them all finished).
@@ -82,7 +86,14 @@ func (z *zakaySource) start() {
 		u := p.Sessions[bt.Session].User
 		n := bt.Hi - bt.Lo
 		z.bounds[b], z.bounds[b+1] = bt.Lo, bt.Hi
-		z.batch[b] = zakayBatch{depsDone: -1, user: u, pending: int32(len(z.g.Preds(b))), toArrive: n, toEnd: n}
+		preds := z.g.Preds(b)
+		var think int64
+		for i, e := range preds {
+			if i == 0 || e.Think < think {
+				think = e.Think
+			}
+		}
+		z.batch[b] = zakayBatch{depsDone: -1, think: think, user: u, pending: int32(len(preds)), toArrive: n, toEnd: n}
 	}
 	for ui := range p.Users {
 		u := &p.Users[ui]
