@@ -40,7 +40,9 @@ type zakaySource struct {
 	// batch holds the replay state of each batch, kept together so that
 	// an arrival or end touches one place.
 	batch []zakayBatch
+	succs []int32 // successor lists of the batches that need one
 	next  []int32 // next batch per user
+	end   []int32 // end of each user's batch range
 	// noUser reports per user that it stands for the jobs without a user
 	// ID, whose batches keep their recorded times.
 	noUser []bool
@@ -52,7 +54,7 @@ type zakaySource struct {
 	releases [3]int
 }
 
-// zakayBatch is the replay state of one batch (32 bytes).
+// zakayBatch is the replay state of one batch (40 bytes).
 type zakayBatch struct {
 	depsDone sim.Time // when the last dependency ended, -1 before
 	// think is the recorded think time (Graph.Think), read when the batch
@@ -65,13 +67,17 @@ type zakayBatch struct {
 	pending  int32
 	toArrive int32 // jobs yet to arrive
 	toEnd    int32 // jobs yet to end
+	// The batches that depend on this one are succs[succLo:succLo+succN],
+	// or, when succN is -1, the next batch alone (the common case of a
+	// batch followed by another in its session).
+	succLo, succN int32
 }
 
 func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 	p := g.P
 	nb := len(p.Batches)
 	z := &zakaySource{core: c, g: g, p: p, model: model, batch: make([]zakayBatch, nb),
-		next: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), noUser: make([]bool, len(p.Users)),
+		next: make([]int32, len(p.Users)), end: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), noUser: make([]bool, len(p.Users)),
 		trigger: -1}
 	c.own, c.arrivals, c.bounds = z, true, make([]int32, nb+1)
 	return z
@@ -93,7 +99,12 @@ func (z *zakaySource) start() {
 				think = e.Think
 			}
 		}
-		z.batch[b] = zakayBatch{depsDone: -1, think: think, user: u, pending: int32(len(preds)), toArrive: n, toEnd: n}
+		st := zakayBatch{depsDone: -1, think: think, user: u, pending: int32(len(preds)), toArrive: n, toEnd: n, succN: -1}
+		if ss := z.g.Succs(b); len(ss) != 1 || ss[0] != int32(b+1) {
+			st.succLo, st.succN = int32(len(z.succs)), int32(len(ss))
+			z.succs = append(z.succs, ss...)
+		}
+		z.batch[b] = st
 	}
 	for ui := range p.Users {
 		u := &p.Users[ui]
@@ -103,7 +114,7 @@ func (z *zakaySource) start() {
 			continue
 		}
 		lo, hi := p.Sessions[u.SessionLo].BatchLo, p.Sessions[u.SessionHi-1].BatchHi
-		z.next[ui] = lo
+		z.next[ui], z.end[ui] = lo, hi
 		if u.ID < 0 {
 			// Jobs without a user keep their recorded times.
 			for b := lo; b < hi; b++ {
@@ -123,17 +134,13 @@ func (z *zakaySource) userOf(b int32) int32 { return z.batch[b].user }
 func (z *zakaySource) release(b int32, r Reason, now sim.Time) {
 	z.batch[b].pending = -1
 	z.releases[r]++
-	t := sim.Time(z.arr[z.bounds[b]]) // the recorded first arrival
-	if r != Initial {
+	var t sim.Time
+	if r == Initial {
+		t = sim.Time(z.arr[z.bounds[b]]) // the recorded first arrival
+	} else {
 		t = max(z.model.arrival(z, b, r, now), now)
 	}
 	z.submitGroup(b, t)
-}
-
-// userEnd returns the batch range end of user u.
-func (z *zakaySource) userEnd(u int32) int32 {
-	us := &z.p.Users[u]
-	return z.p.Sessions[us.SessionHi-1].BatchHi
 }
 
 func (z *zakaySource) arrived(b, _ int32, now sim.Time) {
@@ -148,7 +155,7 @@ func (z *zakaySource) arrived(b, _ int32, now sim.Time) {
 	}
 	nb := b + 1
 	z.next[u] = nb
-	if nb >= z.userEnd(u) {
+	if nb >= z.end[u] {
 		return
 	}
 	n := &z.batch[nb]
@@ -171,18 +178,27 @@ func (z *zakaySource) ended(b, ix int32, now sim.Time) {
 	if bt.toEnd > 0 {
 		return
 	}
-	for _, d := range z.g.Succs(int(b)) {
-		dt := &z.batch[d]
-		dt.pending--
-		if dt.pending > 0 {
-			continue
-		}
-		dt.depsDone = now
-		if d == z.next[u] { // not released: it had a pending dependency
-			if z.batch[d-1].toArrive == 0 {
-				z.trigger = ix
-				z.release(d, Dependency, now)
-			}
-		}
+	if bt.succN < 0 {
+		z.depEnded(b+1, u, ix, now)
+		return
+	}
+	for _, d := range z.succs[bt.succLo : bt.succLo+bt.succN] {
+		z.depEnded(d, u, ix, now)
+	}
+}
+
+// depEnded records that a dependency of batch d (of user u) ended at now,
+// job ix being the last of it to end, and releases d if that was its last
+// dependency and d is the user's next batch.
+func (z *zakaySource) depEnded(d, u, ix int32, now sim.Time) {
+	dt := &z.batch[d]
+	dt.pending--
+	if dt.pending > 0 {
+		return
+	}
+	dt.depsDone = now
+	if d == z.next[u] && z.batch[d-1].toArrive == 0 { // not released: it had a pending dependency
+		z.trigger = ix
+		z.release(d, Dependency, now)
 	}
 }
