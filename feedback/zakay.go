@@ -60,8 +60,8 @@ type zakayBatch struct {
 	// think is the recorded think time (Graph.Think), read when the batch
 	// is released by a dependency: here it is in the record the
 	// dependency's end has just touched.
-	think    int64
-	user     int32    // index of its user
+	think int64
+	user  int32 // index of its user
 	// pending counts the unfinished dependencies; it is -1 once the
 	// batch is released (which needs them all finished).
 	pending  int32
