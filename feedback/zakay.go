@@ -92,14 +92,8 @@ func (z *zakaySource) start() {
 		u := p.Sessions[bt.Session].User
 		n := bt.Hi - bt.Lo
 		z.bounds[b], z.bounds[b+1] = bt.Lo, bt.Hi
-		preds := z.g.Preds(b)
-		var think int64
-		for i, e := range preds {
-			if i == 0 || e.Think < think {
-				think = e.Think
-			}
-		}
-		st := zakayBatch{depsDone: -1, think: think, user: u, pending: int32(len(preds)), toArrive: n, toEnd: n, succN: -1}
+		think, _ := z.g.Think(b)
+		st := zakayBatch{depsDone: -1, think: think, user: u, pending: int32(len(z.g.Preds(b))), toArrive: n, toEnd: n, succN: -1}
 		if ss := z.g.Succs(b); len(ss) != 1 || ss[0] != int32(b+1) {
 			st.succLo, st.succN = int32(len(z.succs)), int32(len(ss))
 			z.succs = append(z.succs, ss...)
