@@ -28,9 +28,6 @@ type Partition struct {
 	// Submit holds the submit time of each job of Order: Submit[k] is that
 	// of Trace.Jobs[Order[k]].
 	Submit []int64
-	// SessionOf and BatchOf give each job's session and batch, indexed like
-	// Trace.Jobs.
-	SessionOf, BatchOf []int32
 	// End gives each job's end time as used: submit + wait + runtime, or
 	// submit + runtime when the wait is unknown (counted in EstimatedEnds),
 	// or submit when the runtime is unknown too.
@@ -92,6 +89,34 @@ func (p *Partition) BatchJobs(b int) []int32 {
 	return p.Order[p.Batches[b].Lo:p.Batches[b].Hi]
 }
 
+// SessionOf returns each job's session, indexed like Trace.Jobs. It is
+// computed on each call.
+func (p *Partition) SessionOf() []int32 {
+	out := make([]int32, len(p.Order))
+	for s := range p.Sessions {
+		for _, ix := range p.Jobs(s) {
+			out[ix] = int32(s)
+		}
+	}
+	return out
+}
+
+// BatchOf returns each job's batch, indexed like Trace.Jobs, or nil for a
+// partition without batches ([IdentifySessions]). It is computed on each
+// call.
+func (p *Partition) BatchOf() []int32 {
+	if p.noBatches {
+		return nil
+	}
+	out := make([]int32, len(p.Order))
+	for b := range p.Batches {
+		for _, ix := range p.BatchJobs(b) {
+			out[ix] = int32(b)
+		}
+	}
+	return out
+}
+
 // NumJobs returns the number of jobs of session s.
 func (s *Session) NumJobs() int { return int(s.Hi - s.Lo) }
 
@@ -107,8 +132,7 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 	return identify(t, opt, true)
 }
 
-// IdentifySessions is [Identify] without the batches: Batches and BatchOf
-// are nil and the sessions' BatchLo and BatchHi are 0. Users of sessions
+// IdentifySessions is [Identify] without the batches: Batches is nil and the sessions' BatchLo and BatchHi are 0. Users of sessions
 // alone (Madon's replay) save the work and memory of the batches.
 func IdentifySessions(t *trace.Trace, opt Options) (*Partition, error) {
 	return identify(t, opt, false)
@@ -123,15 +147,13 @@ func identify(t *trace.Trace, opt Options, batches bool) (*Partition, error) {
 		Options: opt, Trace: t,
 		Order:     make([]int32, n),
 		Submit:    make([]int64, n),
-		SessionOf: make([]int32, n),
 		End:       make([]int64, n),
 		noBatches: !batches,
 	}
-	if batches {
-		p.BatchOf = make([]int32, n)
-	}
-	// One pass over the log's jobs for the ends and the user IDs (kept in
-	// SessionOf, which groupUsers uses as scratch).
+	// One pass over the log's jobs for the ends and the user IDs, kept in
+	// scratch for groupUsers, which turns them into user indices; scratch
+	// then holds the marks of the jobs, by position in Order.
+	scratch := make([]int32, n)
 	maxID := int32(-1)
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
@@ -141,13 +163,13 @@ func identify(t *trace.Trace, opt Options, batches bool) (*Partition, error) {
 			e = j.Submit + max(j.Runtime, 0)
 		}
 		p.End[i] = e
-		p.SessionOf[i] = j.User
+		scratch[i] = j.User
 		maxID = max(maxID, j.User)
 	}
-	users := p.groupUsers(maxID)
+	users := p.groupUsers(maxID, scratch)
 	// Two passes over compact arrays: mark where sessions and batches
 	// begin, then build them in lists of the exact size.
-	marks := make([]uint8, n)
+	marks := scratch
 	var ns, nb int
 	for _, u := range users {
 		s, b := p.mark(u, marks)
@@ -175,13 +197,13 @@ type userSpan struct {
 
 // The marks of a job that begins a session or a batch.
 const (
-	markSession uint8 = 1 << iota
+	markSession int32 = 1 << iota
 	markBatch
 )
 
 // mark sets the marks of user u's jobs and returns how many sessions and
 // batches they begin.
-func (p *Partition) mark(u userSpan, marks []uint8) (sessions, batches int) {
+func (p *Partition) mark(u userSpan, marks []int32) (sessions, batches int) {
 	o := p.Options
 	if p.noBatches && (o.Method == Arrival || o.Method == Interarrival) {
 		return p.markArrivals(u, marks), 0
@@ -214,7 +236,7 @@ func (p *Partition) mark(u userSpan, marks []uint8) (sessions, batches int) {
 				newBatch = tt >= 0
 			}
 		}
-		var m uint8
+		var m int32
 		if newSession {
 			m |= markSession
 			sessions++
@@ -239,7 +261,7 @@ func (p *Partition) mark(u userSpan, marks []uint8) (sessions, batches int) {
 // markArrivals is mark for sessions alone by arrival times (Arrival and
 // Interarrival without batches), which needs no job ends: it reads only
 // Submit. Batch marks are not set.
-func (p *Partition) markArrivals(u userSpan, marks []uint8) (sessions int) {
+func (p *Partition) markArrivals(u userSpan, marks []int32) (sessions int) {
 	o := p.Options
 	var prevArr int64
 	for k := u.lo; k < u.hi; k++ {
@@ -252,7 +274,7 @@ func (p *Partition) markArrivals(u userSpan, marks []uint8) (sessions int) {
 				newSession = arr-prevArr >= o.Threshold
 			}
 		}
-		var m uint8
+		var m int32
 		if newSession {
 			m = markSession
 			sessions++
@@ -264,7 +286,7 @@ func (p *Partition) markArrivals(u userSpan, marks []uint8) (sessions int) {
 }
 
 // cutUser appends the sessions and batches of user u as marked.
-func (p *Partition) cutUser(u userSpan, marks []uint8) {
+func (p *Partition) cutUser(u userSpan, marks []int32) {
 	o := p.Options
 	ui := int32(len(p.Users))
 	for k := u.lo; k < u.hi; k++ {
@@ -279,7 +301,6 @@ func (p *Partition) cutUser(u userSpan, marks []uint8) {
 		}
 		si := int32(len(p.Sessions) - 1)
 		s := &p.Sessions[si]
-		p.SessionOf[ix] = si
 		s.Hi, s.Last, s.MaxEnd = k+1, arr, max(s.MaxEnd, end)
 		switch o.Method {
 		case Arrival, Interarrival:
@@ -301,7 +322,6 @@ func (p *Partition) cutUser(u userSpan, marks []uint8) {
 		}
 		bi := int32(len(p.Batches) - 1)
 		b := &p.Batches[bi]
-		p.BatchOf[ix] = bi
 		b.Hi, b.Last, b.MaxEnd = k+1, arr, max(b.MaxEnd, end)
 		s.BatchHi = bi + 1
 	}
@@ -311,11 +331,11 @@ func (p *Partition) cutUser(u userSpan, marks []uint8) {
 // ID), in file order inside a user unless that is not (submit, job number)
 // order, when the user's jobs are sorted. It runs in linear time for logs
 // sorted by submit time and reads the log's jobs only for the submit
-// times. SessionOf must hold each job's user ID on entry, and maxID the
-// largest of them. It returns each user's range of Order.
-func (p *Partition) groupUsers(maxID int32) []userSpan {
+// times. uix must hold each job's user ID on entry, and maxID the largest
+// of them; on return it holds each job's user index. It returns each
+// user's range of Order.
+func (p *Partition) groupUsers(maxID int32, uix []int32) []userSpan {
 	jobs := p.Trace.Jobs
-	uix := p.SessionOf // scratch: the user ID, then the user of each job, overwritten by cutUser
 	var ids []int32
 	var count []int32
 	// User IDs are small in archive logs: look them up in a table, else

@@ -50,8 +50,8 @@ func TestIdentifyMethods(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(p.SessionOf, tc.sessions) || !slices.Equal(p.BatchOf, tc.batchs) {
-				t.Errorf("sessions %v batches %v, want %v %v", p.SessionOf, p.BatchOf, tc.sessions, tc.batchs)
+			if so, bo := p.SessionOf(), p.BatchOf(); !slices.Equal(so, tc.sessions) || !slices.Equal(bo, tc.batchs) {
+				t.Errorf("sessions %v batches %v, want %v %v", so, bo, tc.sessions, tc.batchs)
 			}
 		})
 	}

@@ -13,18 +13,17 @@ import (
 // refIdentify is the earlier, simpler Identify that the current one is
 // checked against: it groups users into per-user index slices and grows
 // the session and batch lists as it goes. The Submit field is left nil.
-func refIdentify(t *trace.Trace, opt Options) (*Partition, error) {
+func refIdentify(t *trace.Trace, opt Options) (p *Partition, sessionOf, batchOf []int32, err error) {
 	if err := opt.Validate(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	n := len(t.Jobs)
-	p := &Partition{
+	p = &Partition{
 		Options: opt, Trace: t,
-		Order:     make([]int32, 0, n),
-		SessionOf: make([]int32, n),
-		BatchOf:   make([]int32, n),
-		End:       make([]int64, n),
+		Order: make([]int32, 0, n),
+		End:   make([]int64, n),
 	}
+	sessionOf, batchOf = make([]int32, n), make([]int32, n)
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
 		e := j.End()
@@ -40,14 +39,14 @@ func refIdentify(t *trace.Trace, opt Options) (*Partition, error) {
 	p.Batches = make([]Batch, 0, n/3+16)
 	for _, u := range users {
 		lo := int32(len(p.Sessions))
-		p.refCutUser(u)
+		p.refCutUser(u, sessionOf, batchOf)
 		p.Users = append(p.Users, User{ID: u.ID, SessionLo: lo, SessionHi: int32(len(p.Sessions))})
 	}
-	return p, nil
+	return p, sessionOf, batchOf, nil
 }
 
 // refCutUser appends the sessions and batches of one user.
-func (p *Partition) refCutUser(u trace.User) {
+func (p *Partition) refCutUser(u trace.User, sessionOf, batchOf []int32) {
 	o := p.Options
 	jobs := p.Trace.Jobs
 	cut := o.Method == LastCut || o.Method == MaxCut
@@ -90,8 +89,8 @@ func (p *Partition) refCutUser(u trace.User) {
 			p.Batches = append(p.Batches, Batch{Session: int32(len(p.Sessions) - 1), Lo: int32(len(p.Order)), First: arr, MaxEnd: end})
 		}
 		b := &p.Batches[len(p.Batches)-1]
-		p.SessionOf[ix] = int32(len(p.Sessions) - 1)
-		p.BatchOf[ix] = int32(len(p.Batches) - 1)
+		sessionOf[ix] = int32(len(p.Sessions) - 1)
+		batchOf[ix] = int32(len(p.Batches) - 1)
 		p.Order = append(p.Order, int32(ix))
 		b.Hi, b.Last, b.MaxEnd = int32(len(p.Order)), arr, max(b.MaxEnd, end)
 		s.Hi, s.Last, s.MaxEnd = int32(len(p.Order)), arr, max(s.MaxEnd, end)
@@ -239,9 +238,12 @@ func TestIdentifyMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := refIdentify(tr, o)
+			want, sessionOf, batchOf, err := refIdentify(tr, o)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if !slices.Equal(got.SessionOf(), sessionOf) || !slices.Equal(got.BatchOf(), batchOf) {
+				t.Fatalf("log %d %v: SessionOf or BatchOf differs from the reference", li, o)
 			}
 			for k, ix := range got.Order {
 				if got.Submit[k] != tr.Jobs[ix].Submit {
@@ -258,7 +260,7 @@ func TestIdentifyMatchesReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			so.Submit, so.noBatches = nil, false
-			want.Batches, want.BatchOf = nil, nil
+			want.Batches = nil
 			for i := range want.Sessions {
 				want.Sessions[i].BatchLo, want.Sessions[i].BatchHi = 0, 0
 			}
