@@ -7,21 +7,15 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// owner is the user model side of a source: it is told of each arrival and
-// end of a job (of group g, by index ix into the trace) and schedules
-// further jobs.
-type owner interface {
-	arrived(g, ix int32, now sim.Time)
-	ended(g, ix int32, now sim.Time)
-}
-
 // core is the part of a feedback source shared by the models: a queue of
 // pending submissions, the prepared jobs, and what happened to each job.
 type core struct {
-	own owner
-	// arrivals reports that own wants to hear of arrivals (Madon's replay
-	// does not).
-	arrivals bool
+	// The user model side of the source, one of the two: it is told of
+	// each end of a job (and the Zakay models of each arrival) and
+	// schedules further jobs. Concrete types rather than an interface
+	// let the calls, one or two per job, be direct.
+	z *zakaySource
+	m *madonSource
 	// jobs are the prepared jobs in sim.Prepare's (recorded) order: trace
 	// job ix is jobs[ix-d], d the number of jobs before it that
 	// sim.Prepare dropped, whose trace indices dropped lists in order
@@ -170,16 +164,16 @@ func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 		if wk < 0 {
 			c.rejected++
 			c.ends[ix] = now
-			if c.arrivals {
-				c.own.arrived(g, ix, now)
+			if c.z != nil {
+				c.z.arrived(g, ix, now)
 			}
-			c.own.ended(g, ix, now)
+			c.ended(g, ix, now)
 			continue
 		}
 		dst = append(dst, c.jobs[wk])
 		dst[len(dst)-1].Submit, dst[len(dst)-1].Tag = now, g
-		if c.arrivals {
-			c.own.arrived(g, ix, now)
+		if c.z != nil {
+			c.z.arrived(g, ix, now)
 		}
 	}
 	return dst
@@ -193,5 +187,14 @@ func (c *core) Started(*sim.View, sim.Ref) {}
 func (c *core) Ended(v *sim.View, r sim.Ref) {
 	j := v.Job(r)
 	c.ends[j.Index] = v.Now()
-	c.own.ended(j.Tag, j.Index, v.Now())
+	c.ended(j.Tag, j.Index, v.Now())
+}
+
+// ended tells the user model that trace job ix of group g ended at now.
+func (c *core) ended(g, ix int32, now sim.Time) {
+	if c.z != nil {
+		c.z.ended(g, ix, now)
+	} else {
+		c.m.ended(g, ix, now)
+	}
 }

@@ -29,7 +29,7 @@ func newMadon(c *core, g *session.Graph, rule StartRule) *madonSource {
 	p := g.P
 	n := len(p.Sessions)
 	m := &madonSource{core: c, g: g, rule: rule, state: make([]madonSession, n)}
-	c.own, c.bounds = m, make([]int32, n+1)
+	c.m, c.bounds = m, make([]int32, n+1)
 	for s := 0; s < n; s++ {
 		ss := &p.Sessions[s]
 		st := &m.state[s]

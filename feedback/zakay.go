@@ -79,7 +79,7 @@ func newZakay(c *core, g *session.Graph, model userModel) *zakaySource {
 	z := &zakaySource{core: c, g: g, p: p, model: model, batch: make([]zakayBatch, nb),
 		next: make([]int32, len(p.Users)), end: make([]int32, len(p.Users)), lastEnd: make([]int32, len(p.Users)), noUser: make([]bool, len(p.Users)),
 		trigger: -1}
-	c.own, c.arrivals, c.bounds = z, true, make([]int32, nb+1)
+	c.z, c.bounds = z, make([]int32, nb+1)
 	return z
 }
 
