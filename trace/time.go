@@ -47,14 +47,34 @@ func (t *Trace) Clock() *Clock {
 func (c *Clock) Time(s int64) time.Time { return time.Unix(c.Start+s, 0).In(c.Loc) }
 
 // HourOfDay returns the local hour of day of relative time s, in [0, 24).
-func (c *Clock) HourOfDay(s int64) int { return c.Time(s).Hour() }
+func (c *Clock) HourOfDay(s int64) int { return c.HourOfWeek(s) % 24 }
 
 // DayOfWeek returns the local day of week of s, 0 = Monday ... 6 = Sunday.
-func (c *Clock) DayOfWeek(s int64) int { return (int(c.Time(s).Weekday()) + 6) % 7 }
+func (c *Clock) DayOfWeek(s int64) int { return c.HourOfWeek(s) / 24 }
 
 // HourOfWeek returns the local hour of week of s, in [0, 168); hour 0 starts
 // on Monday 00:00.
-func (c *Clock) HourOfWeek(s int64) int { return c.DayOfWeek(s)*24 + c.HourOfDay(s) }
+func (c *Clock) HourOfWeek(s int64) int {
+	// One zone lookup for the offset, then arithmetic on local seconds
+	// since the Unix epoch, a Thursday (time.Time's Weekday and Hour would
+	// each look the zone up again).
+	u := c.Start + s
+	_, off := time.Unix(u, 0).In(c.Loc).Zone()
+	local := u + int64(off)
+	day := floorDiv(local, 86400)
+	return int(floorMod(day+3, 7)*24 + (local-day*86400)/3600)
+}
+
+// floorDiv and floorMod divide rounding towards minus infinity.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 
 // Week returns the index of the local week holding s; week 0 holds relative
 // time 0 and weeks start on Monday 00:00. It ignores daylight-saving shifts,

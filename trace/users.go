@@ -27,13 +27,17 @@ func (t *Trace) Users() []User {
 	sort.Slice(us, func(a, b int) bool { return us[a].ID < us[b].ID })
 	for _, u := range us {
 		jobs := u.Jobs
-		sort.SliceStable(jobs, func(a, b int) bool {
+		before := func(a, b int) bool {
 			ja, jb := &t.Jobs[jobs[a]], &t.Jobs[jobs[b]]
 			if ja.Submit != jb.Submit {
 				return ja.Submit < jb.Submit
 			}
 			return ja.ID < jb.ID
-		})
+		}
+		// Logs are mostly in submit order already.
+		if !sort.SliceIsSorted(jobs, before) {
+			sort.SliceStable(jobs, before)
+		}
 	}
 	return us
 }
