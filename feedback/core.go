@@ -3,6 +3,7 @@ package feedback
 import (
 	"slices"
 
+	"github.com/hpcwl/hpcwl/internal/heap"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
 )
@@ -28,7 +29,7 @@ type core struct {
 	// replay, a batch for the Zakay models) in the partition's order:
 	// groups are consecutive ranges of it.
 	bounds []int32
-	queue  submissions // next submission of each started group
+	queue  heap.Heap[int32] // next submission of each started group: key (time, position), value the group
 	// Submitted holds each job's simulated submit time, -1 before it is
 	// submitted; Ends its simulated end (rejected jobs end on arrival).
 	submitted, ends []sim.Time
@@ -45,14 +46,6 @@ func newCore(p *session.Partition, w *sim.Workload) *core {
 	times := make([]sim.Time, 2*n) // one allocation for both
 	c := &core{jobs: w.Jobs, submitted: times[:n:n], ends: times[n:], left: n,
 		order: p.Order, arr: p.Submit}
-	// No submission comes before the earliest recorded one: a group's
-	// first job arrives at its recorded time or after something ended,
-	// and the next jobs after it.
-	origin := int64(0)
-	if n > 0 {
-		origin = min(slices.Min(p.Submit), 0)
-	}
-	c.queue = newSubmissions(origin, n)
 	if d := n - len(w.Jobs); d > n/16 {
 		c.wix = make([]int32, n)
 		wpos := c.submitted // scratch: 1 + the position in w.Jobs by trace index, 0 = dropped
@@ -132,7 +125,7 @@ func droppedJobs(jobs []sim.Job, n int) []int32 {
 // the next job of a group is queued; each pop queues the one after it,
 // which keeps the queue short.
 func (c *core) submitGroup(g int32, base sim.Time) {
-	c.queue.push(int64(base), c.bounds[g], g)
+	c.queue.Push(heap.Key{T: int64(base), A: int64(c.bounds[g])}, g)
 }
 
 // Next implements [sim.JobSource].
@@ -140,22 +133,23 @@ func (c *core) Next() (sim.Time, bool) {
 	if c.queue.Len() == 0 {
 		return 0, false
 	}
-	return sim.Time(c.queue.nextTime()), true
+	return sim.Time(c.queue.Top().T), true
 }
 
 // Pop implements [sim.JobSource]. Jobs that cannot run are rejected: they
 // end at once, which may submit more jobs at now, handed over in this call.
 func (c *core) Pop(now sim.Time, dst []sim.Job) []sim.Job {
 	for c.queue.Len() > 0 {
-		t, pos, g := c.queue.next()
-		if sim.Time(t) != now {
+		s := c.queue.Top()
+		if sim.Time(s.T) != now {
 			break
 		}
+		pos, g := int32(s.A), s.Val
 		if next := pos + 1; next < c.bounds[g+1] {
 			// The group's next job follows at its recorded distance.
-			c.queue.replace(int64(now)+c.arr[next]-c.arr[pos], next, g)
+			c.queue.Replace(heap.Key{T: int64(now) + c.arr[next] - c.arr[pos], A: int64(next)}, g)
 		} else {
-			c.queue.pop()
+			c.queue.Pop()
 		}
 		ix := c.order[pos]
 		c.submitted[ix] = now

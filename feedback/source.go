@@ -124,12 +124,6 @@ func (s *Source) Rejected() int { return s.c.rejected }
 // complete run).
 func (s *Source) Unsubmitted() int { return s.c.left }
 
-// Err reports a failure the source met during a run that it could not
-// report then: a simulated submit time out of the range its queue holds,
-// which no log's times come near. Check it after running the source with
-// [sim.Run]; [Plan.Simulate] does.
-func (s *Source) Err() error { return s.c.queue.err() }
-
 // Releases returns how many batches were released initially, by the follows
 // relation and by a dependency (zero for Madon's replay).
 func (s *Source) Releases() (initial, follows, dependency int) {
@@ -181,9 +175,6 @@ func (pl *Plan) Simulate(ctx context.Context, s sim.Scheduler, so sim.Options) (
 		Progress: so.Progress, CheckEvery: so.CheckEvery, SizeHint: len(w.Jobs),
 	})
 	if err != nil {
-		return nil, err
-	}
-	if err := src.Err(); err != nil {
 		return nil, err
 	}
 	if n := src.Unsubmitted(); n > 0 {

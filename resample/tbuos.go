@@ -142,9 +142,6 @@ func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*
 	for _, in := range m.insts {
 		run.Copies = append(run.Copies, in.c)
 		if in.src != nil {
-			if err := in.src.Err(); err != nil {
-				return nil, err
-			}
 			run.Rejected += in.src.Rejected()
 		}
 	}
