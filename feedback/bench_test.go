@@ -2,9 +2,12 @@ package feedback
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
@@ -126,67 +129,120 @@ func BenchmarkNewSource(b *testing.B) {
 	}
 }
 
-// BenchmarkKTHPaired measures the ratio of a feedback run's cost to a rigid
-// run's on KTH-SP2 under EASY, the comparison BenchmarkKTH makes, in a way
-// that survives a noisy machine: each iteration runs every case once, in
-// an order that rotates, and takes the process CPU time of each run; the
-// reported ratios are the medians over iterations of the per-iteration
-// ratios, so a slow spell of the machine affects both sides of a ratio.
-// The -plan cases run a [Plan] built once before the loop (sessions and
-// graph shared by all runs, as in a sweep). Run it with a fixed count,
-// e.g. -benchtime 100x.
-func BenchmarkKTHPaired(b *testing.B) {
-	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+// pairedCase is one case of a paired benchmark: a run, timed by
+// process CPU time.
+type pairedCase struct {
+	name string
+	run  func() error
+}
+
+// paired runs every case once per iteration, in an order that rotates, and
+// reports the median CPU time of the first case (the rigid run) and, for
+// each other case, the median over iterations of its cost divided by the
+// first case's in the same iteration: a slow spell of a shared machine
+// affects both sides of a ratio.
+func paired(b *testing.B, cases []pairedCase) {
 	if _, ok := cpuTime(); !ok {
 		b.Skip("no CPU time on this platform")
 	}
-	ctx := context.Background()
-	type variant struct {
-		name string
-		fo   *Options
-		pl   *Plan
-	}
-	vs := []variant{{name: "rigid"}, {name: "madon", fo: &Options{}}, {name: "adjusted", fo: &Options{Model: Adjusted}}}
-	for _, v := range vs[1:] {
-		pl, err := NewPlan(tr, *v.fo)
-		if err != nil {
-			b.Fatal(err)
-		}
-		vs = append(vs, variant{name: v.name + "-plan", pl: pl})
-	}
-	cost := make([][]float64, len(vs))
+	cost := make([][]float64, len(cases))
 	i := 0
 	for b.Loop() {
-		for k := range vs {
-			v := (i + k) % len(vs)
-			s, _ := sched.New("easy")
+		for k := range cases {
+			v := (i + k) % len(cases)
 			c0, _ := cpuTime()
-			var err error
-			switch {
-			case vs[v].pl != nil:
-				_, err = vs[v].pl.Simulate(ctx, s, sim.Options{})
-			case vs[v].fo != nil:
-				_, err = Simulate(ctx, tr, s, sim.Options{}, *vs[v].fo)
-			default:
-				_, err = Rigid(ctx, tr, s, sim.Options{})
-			}
+			err := cases[v].run()
 			c1, _ := cpuTime()
 			if err != nil {
-				b.Fatal(err)
+				b.Fatalf("%s: %v", cases[v].name, err)
 			}
 			cost[v] = append(cost[v], float64(c1-c0))
 		}
 		i++
 	}
-	b.ReportMetric(median(slices.Clone(cost[0]))/1e6, "rigid-ms")
-	for v := 1; v < len(vs); v++ {
+	b.ReportMetric(median(slices.Clone(cost[0]))/1e6, cases[0].name+"-ms")
+	for v := 1; v < len(cases); v++ {
 		r := make([]float64, len(cost[v]))
 		for k := range r {
 			r[k] = cost[v][k] / cost[0][k]
 		}
-		b.ReportMetric(median(r), vs[v].name+"/rigid")
+		b.ReportMetric(median(r), cases[v].name+"/"+cases[0].name)
 	}
+}
+
+// BenchmarkKTHPaired measures the ratio of a feedback run's cost to a rigid
+// run's on KTH-SP2 under EASY, the comparison BenchmarkKTH makes, with
+// [paired]. The -plan cases run a [Plan] built once before the loop
+// (sessions and graph shared by all runs, as in a sweep); newplan-adjusted
+// is the building of that plan alone (identification and graph), and
+// rigid-at-adjusted a rigid replay at the arrival times the Adjusted run
+// produces: the same schedule without the feedback machinery. Run it with
+// a fixed count, e.g. -benchtime 60x.
+func BenchmarkKTHPaired(b *testing.B) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pairedLog(b, tr, true)
+}
+
+// BenchmarkLogsPaired is BenchmarkKTHPaired's main ratios for every real
+// log, under EASY (jobs wider than the machine dropped). Run it with a
+// small fixed count, e.g. -benchtime 5x.
+func BenchmarkLogsPaired(b *testing.B) {
+	dir := testdata.Dir(b)
+	for _, l := range testdata.Logs {
+		b.Run(strings.TrimSuffix(l.File, "-cln.swf.gz"), func(b *testing.B) {
+			tr, err := trace.Load(filepath.Join(dir, l.File), trace.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			pairedLog(b, tr, false)
+		})
+	}
+}
+
+// pairedLog runs the paired comparison of rigid and feedback runs of tr
+// under EASY; breakdown adds the plan-based and breakdown cases.
+func pairedLog(b *testing.B, tr *trace.Trace, breakdown bool) {
+	ctx := context.Background()
+	so := sim.Options{PrepareOptions: sim.PrepareOptions{Oversize: sim.OversizeDrop}}
+	run := func(fo *Options, pl *Plan, t *trace.Trace) func() error {
+		return func() error {
+			s, _ := sched.New("easy")
+			var err error
+			switch {
+			case pl != nil:
+				_, err = pl.Simulate(ctx, s, so)
+			case fo != nil:
+				_, err = Simulate(ctx, t, s, so, *fo)
+			default:
+				_, err = Rigid(ctx, t, s, so)
+			}
+			return err
+		}
+	}
+	madon, adjusted := &Options{}, &Options{Model: Adjusted}
+	cases := []pairedCase{{"rigid", run(nil, nil, tr)}, {"madon", run(madon, nil, tr)}, {"adjusted", run(adjusted, nil, tr)}}
+	if breakdown {
+		for _, c := range []struct {
+			name string
+			fo   *Options
+		}{{"madon", madon}, {"adjusted", adjusted}} {
+			pl, err := NewPlan(tr, *c.fo)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cases = append(cases, pairedCase{c.name + "-plan", run(nil, pl, nil)})
+		}
+		s, _ := sched.New("easy")
+		r, err := Simulate(ctx, tr, s, so, *adjusted)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cases = append(cases,
+			pairedCase{"newplan-adjusted", func() error { _, err := NewPlan(tr, *adjusted); return err }},
+			pairedCase{"rigid-at-adjusted", run(nil, nil, atArrivals(tr, r))})
+	}
+	paired(b, cases)
 }
