@@ -58,8 +58,6 @@ func (m *madonSource) startSession(s int32) {
 	m.submitGroup(s, m.state[s].start)
 }
 
-func (m *madonSource) arrived(int32, int32, sim.Time) {}
-
 func (m *madonSource) ended(s, _ int32, now sim.Time) {
 	m.state[s].unfinished--
 	if m.state[s].unfinished > 0 {
