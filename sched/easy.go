@@ -30,7 +30,8 @@ type EASY struct {
 	factor  float64
 	byPred  bool // SJBF: backfill in order of ascending prediction
 	name    string
-	queue   []sim.Ref // waiting jobs in arrival order
+	queue   []waiting // waiting jobs in arrival order
+	stale   bool      // a waiting job's prediction changed: queue[].dur is out of date
 	sorted  keyList   // SJBF: waiting jobs by (planned duration, ref)
 	key     []sim.Time
 	runs    runList
@@ -43,6 +44,18 @@ type EASY struct {
 }
 
 var _ sim.Reserver = (*EASY)(nil)
+
+// waiting is a job of EASY's queue with what a backfilling pass reads of
+// it, so that the pass over a long queue reads one array in order instead
+// of looking each job up in the simulator's job table. On a saturated
+// machine the queue can hold tens of thousands of jobs (SDSC-BLUE at half
+// speed: 20,000 on average over 240,000 passes), and the passes are most
+// of the simulation's cost.
+type waiting struct {
+	ref   sim.Ref
+	procs int32
+	dur   sim.Time // planned duration: prediction times the factor
+}
 
 // NewEASY returns an EASY scheduler; factor multiplies predictions for
 // planning (0 or 1: none; 2: EASY with doubled estimates).
@@ -76,7 +89,7 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 	r := n.Job
 	switch n.Kind {
 	case sim.Arrived:
-		s.queue = append(s.queue, r)
+		s.queue = append(s.queue, waiting{ref: r, procs: int32(v.Size(r)), dur: planned(v.Prediction(r), s.factor)})
 		s.fresh = append(s.fresh, r)
 		if s.byPred {
 			s.key = grow(s.key, r, 0)
@@ -94,10 +107,13 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 			s.runs.remove(s.key[r], r)
 			s.key[r] = v.Start(r) + k
 			s.runs.insert(running{end: s.key[r], ref: r, procs: int32(v.Size(r))})
-		} else if s.byPred {
-			s.sorted.remove(s.key[r], r)
-			s.key[r] = k
-			s.sorted.insert(k, r)
+		} else {
+			s.stale = true
+			if s.byPred {
+				s.sorted.remove(s.key[r], r)
+				s.key[r] = k
+				s.sorted.insert(k, r)
+			}
 		}
 		s.dirty = true
 	}
@@ -118,9 +134,9 @@ func (s *EASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	now, free := v.Now(), v.Free()
 	// 1. FCFS phase.
 	i := 0
-	for i < len(s.queue) && v.Size(s.queue[i]) <= free {
-		free -= v.Size(s.queue[i])
-		dst = s.start(v, s.queue[i], dst)
+	for i < len(s.queue) && int(s.queue[i].procs) <= free {
+		free -= int(s.queue[i].procs)
+		dst = s.start(v, s.queue[i].ref, dst)
 		i++
 	}
 	if i > 0 {
@@ -132,9 +148,9 @@ func (s *EASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		return dst
 	}
 	// 2. Shadow time and extra processors for the oldest waiting job.
-	if s.dirty || s.head != s.queue[0] {
-		s.head = s.queue[0]
-		need := v.Size(s.head)
+	if s.dirty || s.head != s.queue[0].ref {
+		s.head = s.queue[0].ref
+		need := int(s.queue[0].procs)
 		freed := free
 		s.shadow = math.MaxInt64
 		for _, x := range s.runs.a {
@@ -210,16 +226,45 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 	if onlyFresh {
 		from = len(s.queue) - len(s.fresh)
 	}
+	if s.stale {
+		for k := range s.queue {
+			s.queue[k].dur = planned(v.Prediction(s.queue[k].ref), s.factor)
+		}
+		s.stale = false
+	}
+	// ok's test on the inline size and duration, written out in the loop
+	// (a closure would keep free and extra in memory).
+	extra := s.extra
+	unbounded := s.shadow == math.MaxInt64
 	w := from
 	for k := from; k < len(s.queue); k++ {
-		r := s.queue[k]
-		if free > 0 && ok(r) {
-			dst = s.start(v, r, dst)
-			continue
+		if free == 0 {
+			// Nothing fits any more (every job needs a processor): keep
+			// the rest as it is. On a saturated machine with a long queue
+			// this is most of the scan.
+			w += copy(s.queue[w:], s.queue[k:])
+			break
 		}
-		s.queue[w] = r
+		q := &s.queue[k]
+		if p := int(q.procs); p <= free {
+			if unbounded || now+q.dur <= shadow {
+				free -= p
+				dst = s.start(v, q.ref, dst)
+				continue
+			}
+			if p <= extra {
+				free -= p
+				extra -= p
+				dst = s.start(v, q.ref, dst)
+				continue
+			}
+		}
+		if w != k {
+			s.queue[w] = *q
+		}
 		w++
 	}
+	s.extra = extra
 	s.queue = s.queue[:w]
 	return dst
 }
@@ -233,11 +278,10 @@ func (s *EASY) compactQueue(v *sim.View, onlyFresh bool) {
 	started := s.started
 	w := from
 	for k := from; k < len(s.queue); k++ {
-		r := s.queue[k]
-		if contains(started, r) {
+		if contains(started, s.queue[k].ref) {
 			continue
 		}
-		s.queue[w] = r
+		s.queue[w] = s.queue[k]
 		w++
 	}
 	s.queue = s.queue[:w]
