@@ -27,12 +27,21 @@ import (
 // job was refused with more free and extra processors and an earlier now,
 // so it would be refused again.
 type EASY struct {
-	factor  float64
-	byPred  bool // SJBF: backfill in order of ascending prediction
-	name    string
-	queue   []waiting // waiting jobs in arrival order
-	stale   bool      // a waiting job's prediction changed: queue[].dur is out of date
-	sorted  keyList   // SJBF: waiting jobs by (planned duration, ref)
+	factor float64
+	byPred bool // SJBF: backfill in order of ascending prediction
+	name   string
+	queue  []waiting // waiting jobs in arrival order; started ones stay as tombstones
+	dead   int       // tombstones in queue (never queue[0])
+	stale  bool      // a waiting job's prediction changed: queue[].dur is out of date
+	// Per block of blk queue entries, lower bounds of the entries' sizes
+	// and planned durations: a backfilling pass skips the blocks where no
+	// job can start. Block b holds the entries whose position plus base is
+	// in [b*blk, (b+1)*blk); base counts the entries the FCFS phase took
+	// off the front since the queue was last rebuilt.
+	bprocs  []int32
+	bdur    []sim.Time
+	base    int
+	sorted  keyList // SJBF: waiting jobs by (planned duration, ref)
 	key     []sim.Time
 	runs    runList
 	fresh   []sim.Ref // arrivals since the last pass
@@ -53,8 +62,41 @@ var _ sim.Reserver = (*EASY)(nil)
 // of the simulation's cost.
 type waiting struct {
 	ref   sim.Ref
-	procs int32
+	procs int32    // tomb once started
 	dur   sim.Time // planned duration: prediction times the factor
+}
+
+// tomb is the size of a started job left in the queue: larger than any
+// number of free processors, so that it never fits.
+const tomb = math.MaxInt32
+
+// blk is the number of queue entries per block of the skip bounds.
+const blk = 64
+
+// push appends job q to the queue and lowers its block's bounds.
+func (s *EASY) push(q waiting) {
+	b := (len(s.queue) + s.base) / blk
+	if b == len(s.bprocs) {
+		s.bprocs, s.bdur = append(s.bprocs, q.procs), append(s.bdur, q.dur)
+	} else {
+		s.bprocs[b], s.bdur[b] = min(s.bprocs[b], q.procs), min(s.bdur[b], q.dur)
+	}
+	s.queue = append(s.queue, q)
+}
+
+// rebuild drops the tombstones and recomputes the bounds, with durations
+// from the current predictions.
+func (s *EASY) rebuild(v *sim.View) {
+	q := s.queue
+	s.queue, s.base, s.dead = q[:0], 0, 0
+	s.bprocs, s.bdur = s.bprocs[:0], s.bdur[:0]
+	for _, x := range q {
+		if x.procs != tomb {
+			x.dur = planned(v.Prediction(x.ref), s.factor)
+			s.push(x)
+		}
+	}
+	s.stale = false
 }
 
 // NewEASY returns an EASY scheduler; factor multiplies predictions for
@@ -89,7 +131,7 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 	r := n.Job
 	switch n.Kind {
 	case sim.Arrived:
-		s.queue = append(s.queue, waiting{ref: r, procs: int32(v.Size(r)), dur: planned(v.Prediction(r), s.factor)})
+		s.push(waiting{ref: r, procs: int32(v.Size(r)), dur: planned(v.Prediction(r), s.factor)})
 		s.fresh = append(s.fresh, r)
 		if s.byPred {
 			s.key = grow(s.key, r, 0)
@@ -132,19 +174,27 @@ func (s *EASY) start(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
 // Schedule implements [sim.Scheduler].
 func (s *EASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	now, free := v.Now(), v.Free()
-	// 1. FCFS phase.
+	// 1. FCFS phase (over the tombstones of backfilled jobs).
 	i := 0
-	for i < len(s.queue) && int(s.queue[i].procs) <= free {
-		free -= int(s.queue[i].procs)
-		dst = s.start(v, s.queue[i].ref, dst)
-		i++
+	for ; i < len(s.queue); i++ {
+		q := &s.queue[i]
+		if q.procs == tomb {
+			s.dead--
+			continue
+		}
+		if int(q.procs) > free {
+			break
+		}
+		free -= int(q.procs)
+		dst = s.start(v, q.ref, dst)
+		s.dirty = true
 	}
 	if i > 0 {
-		s.queue = s.queue[i:]
-		s.dirty = true
+		s.queue, s.base = s.queue[i:], s.base+i
 	}
 	if len(s.queue) == 0 {
 		s.head, s.fresh, s.dirty = -1, s.fresh[:0], false
+		s.queue, s.base, s.bprocs, s.bdur = s.queue[:0], 0, s.bprocs[:0], s.bdur[:0]
 		return dst
 	}
 	// 2. Shadow time and extra processors for the oldest waiting job.
@@ -195,6 +245,11 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 		}
 		return false
 	}
+	if s.stale || s.dead > len(s.queue)/2 && len(s.queue) > 4*blk || s.base > 8*len(s.queue)+4096 {
+		// Keeps the head (never a tombstone) first and the fresh jobs
+		// last.
+		s.rebuild(v)
+	}
 	s.started = s.started[:0]
 	if s.byPred {
 		cands := s.sorted.a
@@ -226,65 +281,56 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 	if onlyFresh {
 		from = len(s.queue) - len(s.fresh)
 	}
-	if s.stale {
-		for k := range s.queue {
-			s.queue[k].dur = planned(v.Prediction(s.queue[k].ref), s.factor)
-		}
-		s.stale = false
-	}
 	// ok's test on the inline size and duration, written out in the loop
 	// (a closure would keep free and extra in memory).
 	extra := s.extra
 	unbounded := s.shadow == math.MaxInt64
-	w := from
-	for k := from; k < len(s.queue); k++ {
-		if free == 0 {
-			// Nothing fits any more (every job needs a processor): keep
-			// the rest as it is. On a saturated machine with a long queue
-			// this is most of the scan.
-			w += copy(s.queue[w:], s.queue[k:])
-			break
+	horizon := shadow - now // a job ending by the shadow time lasts at most this
+	for k := from; k < len(s.queue) && free > 0; {
+		b := (k + s.base) / blk
+		end := min(len(s.queue), (b+1)*blk-s.base)
+		// No job of the block can start if none fits in the free
+		// processors, or none both ends in time and fits in the extra.
+		if bp := int(s.bprocs[b]); bp > free || !unbounded && s.bdur[b] > horizon && bp > extra {
+			k = end
+			continue
 		}
-		q := &s.queue[k]
-		if p := int(q.procs); p <= free {
-			if unbounded || now+q.dur <= shadow {
-				free -= p
-				dst = s.start(v, q.ref, dst)
+		for ; k < end && free > 0; k++ {
+			q := &s.queue[k]
+			p := int(q.procs)
+			if p > free {
 				continue
 			}
-			if p <= extra {
+			if unbounded || q.dur <= horizon {
+				free -= p
+			} else if p <= extra {
 				free -= p
 				extra -= p
-				dst = s.start(v, q.ref, dst)
+			} else {
 				continue
 			}
+			dst = s.start(v, q.ref, dst)
+			q.procs = tomb
+			s.dead++
 		}
-		if w != k {
-			s.queue[w] = *q
-		}
-		w++
 	}
 	s.extra = extra
-	s.queue = s.queue[:w]
 	return dst
 }
 
-// compactQueue drops started jobs from the arrival-ordered queue (SJBF).
+// compactQueue marks the started jobs of the arrival-ordered queue as
+// tombstones (SJBF).
 func (s *EASY) compactQueue(v *sim.View, onlyFresh bool) {
 	from := 1
 	if onlyFresh {
 		from = len(s.queue) - len(s.fresh)
 	}
-	started := s.started
-	w := from
 	for k := from; k < len(s.queue); k++ {
-		if contains(started, s.queue[k].ref) {
-			continue
+		if q := &s.queue[k]; q.procs != tomb && contains(s.started, q.ref) {
+			q.procs = tomb
+			s.dead++
 		}
-		s.queue[w] = s.queue[k]
-		w++
 	}
-	s.queue = s.queue[:w]
 }
 
 func contains(a []sim.Ref, r sim.Ref) bool {
