@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
@@ -47,6 +48,43 @@ func BenchmarkSchedulers(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					copy(jobs, w.Jobs)
 					s, _ := sched.New(name)
+					if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), s,
+						sim.Config{Procs: w.Procs, SizeHint: len(jobs)}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkLongQueues simulates logs on machines at half speed (Madon's
+// perf/2, the default change of hpcwl evaluate), where rigid replay builds
+// queues of thousands of jobs and each backfilling pass scans them: the
+// case EASY's skip bounds are for. SDSC-SP2 and HPC2N need the real logs.
+// Run: go test -run - -bench LongQueues -benchtime 3x ./sched/
+func BenchmarkLongQueues(b *testing.B) {
+	for _, log := range []string{"builtin:KTH-SP2", "SDSC-SP2-1998-4.2-cln.swf.gz", "HPC2N-2002-2.2-cln.swf.gz"} {
+		name := strings.TrimSuffix(strings.TrimPrefix(log, "builtin:"), "-cln.swf.gz")
+		for _, sc := range []string{"easy", "sjbf"} {
+			b.Run(name+"/"+sc, func(b *testing.B) {
+				path := log
+				if !strings.HasPrefix(log, "builtin:") {
+					path = testdata.Path(b, log)
+				}
+				t, err := trace.Load(path, trace.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				w, err := sim.Prepare(t, sim.PrepareOptions{Machine: sim.Machine{Speed: 0.5}, Oversize: sim.OversizeDrop})
+				if err != nil {
+					b.Fatal(err)
+				}
+				jobs := make([]sim.Job, len(w.Jobs))
+				for b.Loop() {
+					copy(jobs, w.Jobs)
+					s, _ := sched.New(sc)
 					if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), s,
 						sim.Config{Procs: w.Procs, SizeHint: len(jobs)}); err != nil {
 						b.Fatal(err)

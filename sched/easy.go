@@ -41,6 +41,7 @@ type EASY struct {
 	bprocs  []int32
 	bdur    []sim.Time
 	base    int
+	pos     []int32 // SJBF: each queued job's position plus base, by ref
 	sorted  keyList // SJBF: waiting jobs by (planned duration, ref)
 	key     []sim.Time
 	runs    runList
@@ -73,8 +74,16 @@ const tomb = math.MaxInt32
 // blk is the number of queue entries per block of the skip bounds.
 const blk = 64
 
-// push appends job q to the queue and lowers its block's bounds.
+// push appends job q to the queue and lowers its block's bounds (EASY;
+// SJBF, which backfills in its own order, keeps the job's position
+// instead).
 func (s *EASY) push(q waiting) {
+	if s.byPred {
+		s.pos = grow(s.pos, q.ref, 0)
+		s.pos[q.ref] = int32(len(s.queue) + s.base)
+		s.queue = append(s.queue, q)
+		return
+	}
 	b := (len(s.queue) + s.base) / blk
 	if b == len(s.bprocs) {
 		s.bprocs, s.bdur = append(s.bprocs, q.procs), append(s.bdur, q.dur)
@@ -245,7 +254,7 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 		}
 		return false
 	}
-	if s.stale || s.dead > len(s.queue)/2 && len(s.queue) > 4*blk || s.base > 8*len(s.queue)+4096 {
+	if s.dead > len(s.queue)/2 && len(s.queue) > 4*blk || s.base > 8*len(s.queue)+4096 || s.stale && !s.byPred {
 		// Keeps the head (never a tombstone) first and the fresh jobs
 		// last.
 		s.rebuild(v)
@@ -272,8 +281,9 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 		for _, r := range s.started {
 			dst = s.start(v, r, dst)
 		}
-		if len(s.started) > 0 {
-			s.compactQueue(v, onlyFresh)
+		for _, r := range s.started {
+			s.queue[int(s.pos[r])-s.base].procs = tomb
+			s.dead++
 		}
 		return dst
 	}
@@ -316,30 +326,6 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 	}
 	s.extra = extra
 	return dst
-}
-
-// compactQueue marks the started jobs of the arrival-ordered queue as
-// tombstones (SJBF).
-func (s *EASY) compactQueue(v *sim.View, onlyFresh bool) {
-	from := 1
-	if onlyFresh {
-		from = len(s.queue) - len(s.fresh)
-	}
-	for k := from; k < len(s.queue); k++ {
-		if q := &s.queue[k]; q.procs != tomb && contains(s.started, q.ref) {
-			q.procs = tomb
-			s.dead++
-		}
-	}
-}
-
-func contains(a []sim.Ref, r sim.Ref) bool {
-	for _, x := range a {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
 
 func sortKeyed(a []keyed) {

@@ -266,3 +266,13 @@ func TestEASYMatchesReference(t *testing.T) {
 		}
 	})
 }
+
+// contains reports whether r is in a.
+func contains(a []sim.Ref, r sim.Ref) bool {
+	for _, x := range a {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
