@@ -132,8 +132,9 @@ func Identify(t *trace.Trace, opt Options) (*Partition, error) {
 	return identify(t, opt, true)
 }
 
-// IdentifySessions is [Identify] without the batches: Batches is nil and the sessions' BatchLo and BatchHi are 0. Users of sessions
-// alone (Madon's replay) save the work and memory of the batches.
+// IdentifySessions is [Identify] without the batches: Batches is nil and
+// the sessions' BatchLo and BatchHi are 0. Users of sessions alone
+// (Madon's replay) save the work and memory of the batches.
 func IdentifySessions(t *trace.Trace, opt Options) (*Partition, error) {
 	return identify(t, opt, false)
 }
