@@ -238,8 +238,38 @@ func (reviser) Ended(v *sim.View, r sim.Ref, dst []sim.Update) []sim.Update {
 // killing or not, under the reference predictors and one that revises
 // waiting jobs' predictions, and requires the same schedules.
 func TestEASYMatchesReference(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		c := schedtest.Workload(rt, false)
+	t.Run("small", func(t *testing.T) {
+		rapid.Check(t, func(rt *rapid.T) { matchReference(rt, schedtest.Workload(rt, false)) })
+	})
+	// Queues of hundreds of jobs: several blocks of skip bounds, tombstones
+	// and rebuilds.
+	t.Run("long-queues", func(t *testing.T) { rapid.Check(t, func(rt *rapid.T) { matchReference(rt, longQueue(rt)) }) })
+}
+
+// longQueue draws a workload that queues hundreds of jobs: up to 900 jobs
+// arriving a few seconds apart on a machine of 4-32 processors.
+func longQueue(t *rapid.T) schedtest.Case {
+	procs := rapid.IntRange(4, 32).Draw(t, "procs")
+	n := rapid.IntRange(200, 900).Draw(t, "jobs")
+	c := schedtest.Case{Procs: procs}
+	var now sim.Time
+	for i := 0; i < n; i++ {
+		now += sim.Time(rapid.IntRange(0, 3).Draw(t, "gap"))
+		run := sim.Time(rapid.IntRange(0, 200).Draw(t, "runtime"))
+		est := max(1, run+sim.Time(rapid.IntRange(-20, 100).Draw(t, "slack")))
+		c.Jobs = append(c.Jobs, sim.Job{
+			ID: int64(i + 1), Submit: now, Runtime: run, Estimate: est,
+			Procs: int32(rapid.IntRange(1, procs).Draw(t, "procs")), User: int32(i % 5), Index: int32(i),
+		})
+	}
+	return c
+}
+
+// matchReference runs c under EASY, EASY-x2 or SJBF and under its
+// reference version, with a random predictor, and requires the same
+// schedule.
+func matchReference(rt *rapid.T, c schedtest.Case) {
+	{
 		c.Kill = rapid.Bool().Draw(rt, "kill")
 		switch rapid.IntRange(0, 3).Draw(rt, "predictor") {
 		case 1:
@@ -264,7 +294,7 @@ func TestEASYMatchesReference(t *testing.T) {
 		if got, want := run(cur), run(ref); !slices.Equal(got, want) {
 			rt.Fatalf("factor %v sjbf %v: schedule\n%v\nreference\n%v", factor, byPred, got, want)
 		}
-	})
+	}
 }
 
 // contains reports whether r is in a.
