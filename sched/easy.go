@@ -212,10 +212,11 @@ func (s *EASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		need := int(s.queue[0].procs)
 		freed := free
 		s.shadow = math.MaxInt64
-		for _, x := range s.runs.a {
+		for i, x := range s.runs.a {
 			freed += int(x.procs)
 			if freed >= need {
 				s.shadow = x.end
+				freed += endingAt(s.runs.a[i+1:], x.end)
 				break
 			}
 		}

@@ -97,10 +97,16 @@ func (s *refEASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		need := v.Size(s.head)
 		freed := free
 		s.shadow = math.MaxInt64
-		for _, x := range s.runs.a {
+		for i, x := range s.runs.a {
 			freed += int(x.procs)
 			if freed >= need {
 				s.shadow = x.end
+				for _, y := range s.runs.a[i+1:] {
+					if y.end > x.end {
+						break
+					}
+					freed += int(y.procs)
+				}
 				break
 			}
 		}

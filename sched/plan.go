@@ -108,3 +108,18 @@ func (l *keyList) remove(k sim.Time, ref sim.Ref) {
 		l.a = append(l.a[:i], l.a[i+1:]...)
 	}
 }
+
+// endingAt returns the processors of the leading jobs of a (ordered by
+// planned end) whose planned end is t. EASY's extra processors count every
+// running job planned to end at or before the shadow time, not only those
+// needed to cover the reserved job, so ties at the shadow time all count.
+func endingAt(a []running, t sim.Time) int {
+	n := 0
+	for _, x := range a {
+		if x.end != t {
+			break
+		}
+		n += int(x.procs)
+	}
+	return n
+}

@@ -242,10 +242,11 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	need := v.Size(head)
 	freed := free
 	shadow := sim.Time(math.MaxInt64)
-	for _, x := range s.runs.a {
+	for i, x := range s.runs.a {
 		freed += int(x.procs)
 		if freed >= need {
 			shadow = x.end
+			freed += endingAt(s.runs.a[i+1:], x.end)
 			break
 		}
 	}
