@@ -35,6 +35,8 @@ type simulateOptions struct {
 	estimateFactor  float64
 	kill            bool
 	missingEstimate string
+	procsField      string
+	semantics       string
 	oversize        string
 	tau             string
 	warmUp          string
@@ -97,6 +99,8 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time (default: let them finish)")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one: runtime, max, or SECONDS")
 	f.StringVar(&opts.oversize, "oversize", "error", "jobs wider than the machine: error, drop, clamp")
+	f.StringVar(&opts.procsField, "procs-field", "allocated", "processor count from SWF field 5 (allocated, else 8), 8 (requested, else 5), or the larger (max)")
+	f.StringVar(&opts.semantics, "semantics", "hpcwl", "job rules: hpcwl, or pyss (pyss's conversion of records to jobs: runtime min(requested, runtime), plan max(requested, runtime), allocated processors, nothing dropped)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
@@ -128,6 +132,8 @@ type simulateParams struct {
 	EstimateFactor  float64 `json:"estimate_factor"`
 	Kill            bool    `json:"kill_at_requested_time"`
 	MissingEstimate string  `json:"missing_estimate"`
+	ProcsField      string  `json:"procs_field"`
+	Semantics       string  `json:"semantics"`
 	Oversize        string  `json:"oversize"`
 	Tau             int64   `json:"tau"`
 	WarmUp          int64   `json:"warmup"`
@@ -221,6 +227,17 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if err != nil {
 		return nil, usageError{err}
 	}
+	field, err := sim.ParseProcsField(opts.procsField)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	sem, err := sim.ParseSemantics(opts.semantics)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if sem == sim.SemanticsPyss && field != sim.ProcsAllocated {
+		return nil, usagef("--semantics pyss takes the allocated processors (field 5); --procs-field %s does not apply", field)
+	}
 	if !(opts.speed > 0) || math.IsInf(opts.speed, 0) {
 		return nil, usagef("--speed must be a positive number, got %v", opts.speed)
 	}
@@ -248,6 +265,8 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			Machine:         sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
 			Oversize:        over,
 			MissingEstimate: fill,
+			ProcsField:      field,
+			Semantics:       sem,
 		},
 		Predictor: pred,
 		Kill:      opts.kill,
@@ -282,6 +301,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			Scheduler: strings.ToLower(opts.scheduler), Procs: w.Procs, TraceProcs: t.Procs,
 			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: strings.ToLower(opts.predictor),
 			MissPolicy: miss.String(), EstimateFactor: ef, Kill: opts.kill, MissingEstimate: fill.String(),
+			ProcsField: field.String(), Semantics: sem.String(),
 			Oversize: over.String(), Tau: int64(m.Tau), WarmUp: int64(secs[1]), CoolDown: int64(secs[2]),
 		},
 		Metrics: m,
@@ -429,9 +449,9 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 	if par.Procs != in.Procs {
 		h.Set("MaxProcs", strconv.Itoa(par.Procs))
 	}
-	h.AddNote(fmt.Sprintf("wait times simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --oversize %s",
+	h.AddNote(fmt.Sprintf("wait times simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s",
 		run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
-		par.EstimateFactor, par.Kill, par.MissingEstimate, par.Oversize))
+		par.EstimateFactor, par.Kill, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize))
 	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
 }
 
