@@ -233,10 +233,10 @@ func csvColumns(cells []string) ([]int, error) {
 					ErrCSVColumns, strings.Join(CSVColumns[:], ","))
 			}
 			return nil, fmt.Errorf("%w: column %d: unknown column %q; expected names from %s",
-				ErrCSVColumns, k+1, c, strings.Join(CSVColumns[:], ","))
+				ErrCSVColumns, k+1, truncateText(c), strings.Join(CSVColumns[:], ","))
 		}
 		if seen[f] {
-			return nil, fmt.Errorf("%w: column %d: %q appears twice", ErrCSVColumns, k+1, c)
+			return nil, fmt.Errorf("%w: column %d: %q appears twice", ErrCSVColumns, k+1, truncateText(c))
 		}
 		seen[f] = true
 		cols[k] = f

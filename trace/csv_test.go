@@ -203,3 +203,15 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestReadCSVLongColumnQuotedShort checks that a huge unknown column name is
+// not echoed whole.
+func TestReadCSVLongColumnQuotedShort(t *testing.T) {
+	_, err := trace.ReadCSV(strings.NewReader("job_number,"+strings.Repeat("y", 1<<20)+"\n"), "big.csv", trace.Options{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if n := len(err.Error()); n > 1000 {
+		t.Errorf("message is %d bytes long, want a short prefix", n)
+	}
+}
