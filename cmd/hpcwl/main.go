@@ -138,7 +138,7 @@ or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newVersionCommand(stdout),
 	)

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFlagParseMessages checks that a flag value that does not parse gives
+// our own message, naming the flag and what it expects, never strconv's.
+func TestFlagParseMessages(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate", "lublin", "--seed", "-1"}, `--seed: "-1" is not a whole number >= 0`},
+		{[]string{"generate", "lublin", "--procs", "1e20"}, `--procs: "1e20" is not a whole number`},
+		{[]string{"generate", "lublin", "--procs", "100000000000000000000"}, `--procs: "100000000000000000000" is out of range`},
+		{[]string{"generate", "lublin", "--load", "abc"}, `--load: "abc" is not a number`},
+		{[]string{"simulate", "--json=maybe", "builtin:KTH-SP2"}, `--json: "maybe" is not true or false`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, errOut := runCLI(t, tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			if !strings.Contains(errOut, tt.want) {
+				t.Errorf("stderr %q lacks %q", errOut, tt.want)
+			}
+			if strings.Contains(errOut, "strconv") {
+				t.Errorf("stderr %q quotes strconv", errOut)
+			}
+		})
+	}
+}
