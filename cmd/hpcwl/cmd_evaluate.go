@@ -233,6 +233,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.procsFactor, "procs-factor", 0, "multiply the machine size by this factor (infra*2: 2, infra/2: 0.5)")
 	f.Float64Var(&opts.speed, "speed", 0, "node speed; runtimes are divided by it (perf*2: 2, perf/2: 0.5)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
+	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")

@@ -96,6 +96,7 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
 	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
+	positiveFlags(cmd, "tau", "workers")
 	f.BoolVar(&opts.noOriginal, "no-original", false, "do not replay the original log")
 	f.StringVar(&opts.csvOut, "csv", "", "write the summary table as CSV to `FILE`")
 	f.StringVar(&opts.runsOut, "runs", "", "write every variant's metrics as CSV to `FILE`")

@@ -102,6 +102,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.procsField, "procs-field", "allocated", "processor count from SWF field 5 (allocated, else 8), 8 (requested, else 5), or the larger (max)")
 	f.StringVar(&opts.semantics, "semantics", "hpcwl", "job rules: hpcwl, or pyss (pyss's conversion of records to jobs: runtime min(requested, runtime), plan max(requested, runtime), allocated processors, nothing dropped)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
+	positiveFlags(cmd, "tau", "estimate-factor", "speed", "procs-factor")
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE`")

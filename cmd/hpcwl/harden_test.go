@@ -33,3 +33,33 @@ func TestFlagParseMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestZeroIsNotDefault checks the rule shared by every command: a flag whose
+// default is "not given" refuses an explicit 0 instead of taking it for the
+// default.
+func TestZeroIsNotDefault(t *testing.T) {
+	tests := [][]string{
+		{"evaluate", "--speed", "0", "builtin:KTH-SP2"},
+		{"evaluate", "--procs-factor", "0", "builtin:KTH-SP2"},
+		{"evaluate", "--estimate-factor", "0", "builtin:KTH-SP2"},
+		{"generate", "lublin", "--jobs", "0"},
+		{"generate", "lublin", "--duration", "0"},
+		{"generate", "lublin", "--duration", "0d"},
+		{"generate", "lublin", "--procs", "0"},
+		{"generate", "lublin", "--load", "0"},
+		{"simulate", "--tau", "0", "builtin:KTH-SP2"},
+		{"simulate", "--estimate-factor", "0", "builtin:KTH-SP2"},
+		{"simulate", "--procs", "0", "builtin:KTH-SP2"},
+		{"info", "--procs", "0", "builtin:KTH-SP2"},
+		{"replicate", "--tau", "0", "builtin:KTH-SP2"},
+		{"replicate", "--workers", "0", "builtin:KTH-SP2"},
+	}
+	for _, args := range tests {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, _, errOut := runCLI(t, args...)
+			if code != exitUsage || !strings.Contains(errOut, "must be above 0") {
+				t.Errorf("exit %d, stderr %q; want exit %d and \"must be above 0\"", code, errOut, exitUsage)
+			}
+		})
+	}
+}

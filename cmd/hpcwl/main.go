@@ -101,6 +101,9 @@ func exitCode(err error) int {
 // run errors unless they are usage errors.
 func action(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
+		if err := checkPositiveFlags(cmd); err != nil {
+			return err
+		}
 		err := fn(cmd, args)
 		var ue usageError
 		if err == nil || errors.As(err, &ue) {
