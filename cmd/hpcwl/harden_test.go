@@ -63,3 +63,15 @@ func TestZeroIsNotDefault(t *testing.T) {
 		})
 	}
 }
+
+// TestResampleDurationRange checks that the message refusing a duration
+// states bounds the refused value lies outside of.
+func TestResampleDurationRange(t *testing.T) {
+	code, _, errOut := runCLI(t, "resample", "builtin:KTH-SP2", "--duration", "100y", "-o", t.TempDir()+"/x.swf")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, exitUsage, errOut)
+	}
+	if !strings.Contains(errOut, "valid: 1w to 5200w (99.7 years") {
+		t.Errorf("stderr %q does not give the bounds", errOut)
+	}
+}
