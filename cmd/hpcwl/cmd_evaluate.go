@@ -180,7 +180,7 @@ type evaluateOptions struct {
 	curveStep      string
 }
 
-func newEvaluateCommand(stdout, _ io.Writer) *cobra.Command {
+func newEvaluateCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts evaluateOptions
 	cmd := &cobra.Command{
 		Use:   "evaluate TRACE",
@@ -223,7 +223,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
   hpcwl evaluate builtin:KTH-SP2 --prefix 10000 --json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runEvaluate(cmd.Context(), opts, args[0], stdout)
+			return runEvaluate(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -270,7 +270,7 @@ type evaluateReport struct {
 	Feedback evaluateColumn  `json:"feedback"`
 }
 
-func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout io.Writer) error {
+func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout, stderr io.Writer) error {
 	if opts.procsFactor < 0 || opts.speed < 0 || math.IsInf(opts.procsFactor, 0) || math.IsInf(opts.speed, 0) ||
 		math.IsNaN(opts.procsFactor) || math.IsNaN(opts.speed) {
 		return usagef("--procs-factor and --speed must be positive numbers")
@@ -291,8 +291,9 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 	if err != nil || step <= 0 {
 		return usagef("--curve-step %q: use a duration with a unit such as 1h, 1d or 1w", opts.curveStep)
 	}
-	if opts.jobsOut == "-" && opts.curveOut == "-" {
-		return usagef("--jobs and --curve cannot both write to standard output")
+	outs := []output{{"--curve", opts.curveOut}, {"--jobs", opts.jobsOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
 	}
 	change := describeChange(&opts)
 	t, err := opts.trace.load(name)
@@ -341,22 +342,17 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error { return writeEvaluateCurve(w, t, runs, step) }); err != nil {
 			return err
 		}
-		if opts.curveOut == "-" {
-			return nil
-		}
 	}
 	if opts.jobsOut != "" {
 		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
 			return err
 		}
-		if opts.jobsOut == "-" {
-			return nil
-		}
 	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, rep)
+		return writeJSON(sw, rep)
 	}
-	return printEvaluate(stdout, rep)
+	return printEvaluate(sw, rep)
 }
 
 // describeChange fills in the default change and names it.

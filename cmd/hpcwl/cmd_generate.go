@@ -126,6 +126,9 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
 	}
+	if err := checkOutputs([]string{opts.params}, output{"-o", opts.out}); err != nil {
+		return err
+	}
 	h, jobs, err := lublin.Generate(cfg)
 	if err != nil {
 		return err

@@ -188,6 +188,10 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if opts.workers < 0 {
 		return usagef("--workers must be positive, got %d", opts.workers)
 	}
+	outs := []output{{"--csv", opts.csvOut}, {"--runs", opts.runsOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
 	mk, schedName, err := opts.schedulerFactory()
 	if err != nil {
 		return err
@@ -251,13 +255,11 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 			return err
 		}
 	}
-	if opts.csvOut == "-" || opts.runsOut == "-" {
-		return nil
-	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, jsonSafe(rep))
+		return writeJSON(sw, jsonSafe(rep))
 	}
-	return printReplicate(stdout, &rep)
+	return printReplicate(sw, &rep)
 }
 
 // jsonSafe replaces NaN and infinite values, which JSON cannot hold, by

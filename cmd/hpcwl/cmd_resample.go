@@ -273,10 +273,12 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 		return err
 	}
 	o.Stream = opts.stream
-	if opts.out != "-" {
-		if _, err := outputFormat(opts.out, opts.to); err != nil {
-			return err
-		}
+	if _, err := outputFormat(opts.out, opts.to); err != nil {
+		return err
+	}
+	outs := []output{{"-o", opts.out}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
 	}
 	p, err := opts.pools(name)
 	if err != nil {
@@ -299,10 +301,7 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	}
 	if opts.json {
 		printWarnings(stderr, rep.Pools.Warnings)
-		if opts.out == "-" {
-			return writeJSON(stderr, rep)
-		}
-		return writeJSON(stdout, rep)
+		return writeJSON(summaryWriter(stdout, stderr, outs...), rep)
 	}
 	err = printResample(stderr, &rep)
 	printWarnings(stderr, rep.Pools.Warnings)

@@ -48,7 +48,7 @@ type simulateOptions struct {
 	fb              feedbackFlags
 }
 
-func newSimulateCommand(stdout, _ io.Writer) *cobra.Command {
+func newSimulateCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts simulateOptions
 	cmd := &cobra.Command{
 		Use:   "simulate TRACE",
@@ -85,7 +85,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
   hpcwl simulate builtin:KTH-SP2 --replay feedback --users madon --sessions a60 --speed 0.5`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runSimulate(cmd.Context(), opts, args[0], stdout)
+			return runSimulate(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -172,7 +172,11 @@ type simulateRun struct {
 	res    *sim.Result
 }
 
-func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout io.Writer) error {
+func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout, stderr io.Writer) error {
+	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
 	run, err := simulate(ctx, opts, name)
 	if err != nil {
 		return err
@@ -190,13 +194,11 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout 
 			return err
 		}
 	}
-	if opts.jobsOut == "-" || opts.swfOut == "-" {
-		return nil // stdout holds the data
-	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, run.report)
+		return writeJSON(sw, run.report)
 	}
-	return printSimulate(stdout, &run.report, opts.by)
+	return printSimulate(sw, &run.report, opts.by)
 }
 
 // simulate parses the options, loads the trace and runs the simulation.

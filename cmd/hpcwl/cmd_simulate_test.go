@@ -165,7 +165,7 @@ func BenchmarkSimulateBlue(b *testing.B) {
 		missingEstimate: "runtime", oversize: "error", tau: "10s", warmUp: "0", coolDown: "0"}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if err := runSimulate(context.Background(), opts, path, io.Discard); err != nil {
+		if err := runSimulate(context.Background(), opts, path, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

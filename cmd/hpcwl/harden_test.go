@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,5 +77,68 @@ func TestResampleDurationRange(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "valid: 1w to 5200w (99.7 years") {
 		t.Errorf("stderr %q does not give the bounds", errOut)
+	}
+}
+
+// TestOutputChecks checks the refusals made before any computation: an
+// output that is an input, an output that cannot be written, and two
+// outputs on standard output.
+func TestOutputChecks(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.swf")
+	if code, _, e := runCLI(t, "generate", "lublin", "--jobs", "50", "-o", in); code != 0 {
+		t.Fatal(e)
+	}
+	orig, _ := os.ReadFile(in)
+	link := filepath.Join(dir, "link.swf")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "no-such-dir", "out.swf")
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"convert", in, "-o", in}, exitUsage, "is the input"},
+		{[]string{"convert", in, "-o", link}, exitUsage, "is the input"},
+		{[]string{"clean", in, "-o", in}, exitUsage, "is the input"},
+		{[]string{"resample", in, "-o", in}, exitUsage, "is the input"},
+		{[]string{"simulate", in, "--swf", in}, exitUsage, "is the input"},
+		{[]string{"simulate", in, "--jobs", in + ".csv", "--swf", in + ".csv"}, exitUsage, "name the same file"},
+		{[]string{"sessions", in, "--swf", link}, exitUsage, "is the input"},
+		{[]string{"simulate", in, "--jobs", missing}, exitError, "cannot write"},
+		{[]string{"convert", in, "-o", missing}, exitError, "cannot write"},
+		{[]string{"evaluate", in, "--jobs", missing}, exitError, "cannot write"},
+		{[]string{"replicate", in, "--csv", missing}, exitError, "cannot write"},
+		{[]string{"simulate", in, "--jobs", "-", "--swf", "-"}, exitUsage, "only one output can go to standard output"},
+		{[]string{"evaluate", in, "--jobs", "-", "--curve", "-"}, exitUsage, "only one output can go to standard output"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, errOut := runCLI(t, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errOut, tt.code, tt.want)
+			}
+			if now, _ := os.ReadFile(in); !bytes.Equal(now, orig) {
+				t.Fatal("the input was changed")
+			}
+		})
+	}
+}
+
+// TestSummaryMovesToStderr checks the one rule for standard output: when
+// data goes there, the summary (table or JSON) goes to standard error.
+func TestSummaryMovesToStderr(t *testing.T) {
+	code, out, errOut := runCLI(t, "simulate", "builtin:KTH-SP2", "--jobs", "-", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "job_id,") || strings.Contains(out, "{") {
+		t.Errorf("stdout does not hold jobs.csv alone: %.200q", out)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(errOut), &rep); err != nil || rep["input"] == nil {
+		t.Errorf("stderr does not hold the JSON summary: %v: %.300q", err, errOut)
 	}
 }

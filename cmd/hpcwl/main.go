@@ -7,7 +7,13 @@
 //   - A summary prints as a table, or as JSON on stdout with --json.
 //   - A command that writes a trace or table takes -o FILE; the format comes
 //     from the extension (--to swf|csv|batsim forces it); "-" is stdout.
-//   - Output files are written atomically.
+//   - Output files are written atomically. An output that is one of the
+//     inputs, or that cannot be written, is refused before any work.
+//   - Standard output carries one stream: at most one output may be "-",
+//     and when one is, the summary (table or JSON) goes to stderr.
+//   - A flag whose default is "not given" (shown as 0) refuses an explicit 0.
+//   - SIGINT or SIGTERM stops any command with exit status 130, leaving no
+//     output or temporary file behind.
 //
 // Each command lives in cmd_<verb>.go as new<Verb>Command (cobra wiring only)
 // plus run<Verb>(ctx, opts, stdout) error doing the work through library
@@ -124,7 +130,9 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 }
 
 const exitStatusHelp = `
-Exit status: 0 on success, 1 on a data or run error, 2 on a usage error.`
+When an output is "-" (standard output), the summary goes to standard error.
+Exit status: 0 on success, 1 on a data or run error, 2 on a usage error,
+130 when interrupted (SIGINT or SIGTERM).`
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
