@@ -238,6 +238,10 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 		return printFlurries(stdout, in, fo, rep.Flurries)
 	}
 	if err := writeTrace(out, o.out, format, stdout); err != nil {
+		if errors.Is(err, errNoJobs) {
+			printCleanSummary(stderr, in, rep)
+			return fmt.Errorf("%w: the filters dropped all %d jobs", err, t.Len())
+		}
 		return err
 	}
 	if rep.Flurries == nil {

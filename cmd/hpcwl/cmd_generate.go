@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -139,6 +140,9 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	if err := writeTrace(t, opts.out, opts.to, stdout); err != nil {
+		if errors.Is(err, errNoJobs) {
+			return fmt.Errorf("%w (no job arrives within --duration %s)", err, opts.duration)
+		}
 		return err
 	}
 	if opts.out != "-" {

@@ -292,6 +292,10 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 		return generatorError(err)
 	}
 	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout); err != nil {
+		if errors.Is(err, errNoJobs) {
+			return fmt.Errorf("%w (no user was drawn at --load %v over %.1f weeks; raise --load or --duration)",
+				err, opts.load, float64(w.Params.Duration)/resample.Week)
+		}
 		return err
 	}
 	rep := resampleReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Pools: newPoolsReport(p),

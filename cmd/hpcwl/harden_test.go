@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,28 @@ func TestSummaryMovesToStderr(t *testing.T) {
 	var rep map[string]any
 	if err := json.Unmarshal([]byte(errOut), &rep); err != nil || rep["input"] == nil {
 		t.Errorf("stderr does not hold the JSON summary: %v: %.300q", err, errOut)
+	}
+}
+
+// TestZeroJobOutputs checks that a command whose output would hold no jobs
+// fails (exit 1) and writes nothing.
+func TestZeroJobOutputs(t *testing.T) {
+	dir := t.TempDir()
+	tests := [][]string{
+		{"generate", "lublin", "--duration", "1s", "-o"},
+		{"resample", "builtin:KTH-SP2", "--load", "0.001", "-o"},
+		{"clean", "builtin:KTH-SP2", "--end", "1", "-o"},
+	}
+	for i, args := range tests {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out := filepath.Join(dir, fmt.Sprintf("out%d.swf", i))
+			code, _, errOut := runCLI(t, append(args, out)...)
+			if code != exitError || !strings.Contains(errOut, "no jobs") {
+				t.Errorf("exit %d, stderr %q; want exit %d and \"no jobs\"", code, errOut, exitError)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("an output file was written")
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,9 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if t.Len() == 0 {
+		return fmt.Errorf("%w; nothing written to %s", errNoJobs, name)
+	}
 	if format == formatBatsim {
 		// Check before creating the output, so that no file is left behind.
 		if _, err := t.MachineSize(); err != nil {
@@ -38,6 +42,10 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 		return t.WriteSWF(w)
 	})
 }
+
+// errNoJobs is returned instead of writing a trace without jobs: a log with
+// a header only is never what was asked for.
+var errNoJobs = errors.New("the output would hold no jobs")
 
 // inputFormat returns the format of the trace file name from its extension:
 // CSV for .csv, Batsim for .json (each optionally .gz), SWF otherwise.
