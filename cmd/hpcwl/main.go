@@ -28,10 +28,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
 
 	"github.com/spf13/cobra"
+
+	"github.com/hpcwl/hpcwl/internal/atomicfile"
 )
 
 // Exit statuses.
@@ -43,13 +46,30 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		// Stop at once, whatever the command is doing: cancel its work,
+		// remove the temporary files of the outputs being written (no output
+		// appears afterwards) and exit.
+		cancel()
+		atomicfile.Stop()
+		fmt.Fprintf(os.Stderr, "hpcwl: interrupted (%v); no output written\n", sig)
+		os.Exit(exitCanceled)
+	}()
+	os.Exit(runContext(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run under ctx, whose cancellation stops the commands that
+// watch it with exit status 130.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
