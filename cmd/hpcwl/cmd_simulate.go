@@ -382,6 +382,9 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	row("response", m.Response, true)
 	row("slowdown", m.Slowdown, false)
 	row(fmt.Sprintf("bounded slowdown (%ds)", m.Tau), m.BoundedSlowdown, false)
+	if m.ZeroRuntime > 0 {
+		p("\t(%d jobs of zero runtime count as 1 s in both slowdowns)", m.ZeroRuntime)
+	}
 	p("")
 	p("makespan\t%.2f days (%d s)", float64(m.Makespan)/86400, m.Makespan)
 	p("utilization\t%.1f%%", 100*m.Utilization)
@@ -485,10 +488,8 @@ func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
 		if o.Killed {
 			success, state = 0, "COMPLETED_WALLTIME_REACHED"
 		}
-		stretch := "inf"
-		if exec > 0 {
-			stretch = strconv.FormatFloat(float64(turn)/float64(exec), 'g', 10, 64)
-		}
+		// The rule of metrics.Summary: a runtime counts as at least 1 s.
+		stretch := strconv.FormatFloat(float64(turn)/float64(max(exec, 1)), 'g', 10, 64)
 		b = b[:0]
 		b = strconv.AppendInt(b, o.ID, 10)
 		b = append(b, ',')
