@@ -52,16 +52,18 @@ type Summary struct {
 	// warm-up and cool-down.
 	Jobs     int `json:"jobs"`
 	Excluded int `json:"excluded"`
-	// Wait is start - submit; Response end - submit; Slowdown response /
-	// max(runtime, 1 s); BoundedSlowdown max(1, response / max(runtime,
-	// Tau)). Runtime is the time the job actually ran. Wait and Response
-	// are in seconds.
+	// Wait is start - submit; Response end - submit; Slowdown
+	// max(1, response / max(runtime, 1 s)); BoundedSlowdown
+	// max(1, response / max(runtime, Tau)). Runtime is the time the job
+	// actually ran. Wait and Response are in seconds.
 	//
 	// Zero-runtime jobs follow one rule everywhere (here, in replicate's
-	// metrics and in simulate's jobs.csv stretch): a runtime counts as at
-	// least 1 s, the resolution of SWF times (the convention of the pyss
-	// simulator), so every measured job enters every figure and no
-	// slowdown is infinite. ZeroRuntime counts the measured jobs concerned.
+	// metrics and in simulate's jobs.csv stretch): every slowdown is a
+	// bounded slowdown, the plain one (and the stretch) with a threshold
+	// of 1 s, the resolution of SWF times. For a runtime of 1 s or more the
+	// plain slowdown is response / runtime as usual; a zero-runtime job
+	// enters every figure, with a slowdown of max(1, wait in seconds),
+	// never infinite and never left out. ZeroRuntime counts such jobs.
 	Wait            Stat `json:"wait"`
 	Response        Stat `json:"response"`
 	Slowdown        Stat `json:"slowdown"`
@@ -223,7 +225,7 @@ func (v *vectors) add(o *sim.Outcome, tau sim.Time) {
 	r := w + float64(run)
 	v.wait = append(v.wait, w)
 	v.resp = append(v.resp, r)
-	v.sd = append(v.sd, r/float64(max(run, 1)))
+	v.sd = append(v.sd, max(1, r/float64(max(run, 1))))
 	v.bsd = append(v.bsd, max(1, r/float64(max(run, tau))))
 }
 

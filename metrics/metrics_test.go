@@ -15,7 +15,7 @@ import (
 //
 //	A: submit 0, runs 0-10 on 2 procs     wait 0,  response 10, slowdown 1, bsld 1
 //	B: submit 0, runs 10-12 on 4 procs    wait 10, response 12, slowdown 6, bsld 12/10
-//	C: submit 5, runs 12-12 on 1 proc     wait 7,  response 7,  slowdown 7/1 (runtime counts as 1 s), bsld max(1, 7/10) = 1
+//	C: submit 5, runs 12-12 on 1 proc     wait 7,  response 7,  slowdown max(1, 7/max(0, 1)) = 7, bsld max(1, 7/10) = 1
 func tiny() *sim.Result {
 	mk := func(id int64, sub, start, end sim.Time, procs int32, user int32) sim.Outcome {
 		return sim.Outcome{Job: sim.Job{ID: id, Submit: sub, Runtime: end - start, Estimate: 100, Procs: procs, User: user},

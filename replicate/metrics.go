@@ -16,9 +16,9 @@ type Metrics struct {
 	// over P x the period's length.
 	Utilization float64 `json:"utilization"`
 	// Wait, Response, Slowdown and BoundedSlowdown are means over the jobs
-	// submitted in the period that started (seconds for the first two); a
-	// runtime counts as at least 1 s in both slowdowns (the rule of
-	// metrics.Summary).
+	// submitted in the period that started (seconds for the first two);
+	// the slowdown is max(1, response / max(runtime, 1 s)), the rule of
+	// metrics.Summary for zero-runtime jobs.
 	Wait            float64 `json:"wait"`
 	Response        float64 `json:"response"`
 	Slowdown        float64 `json:"slowdown"`
@@ -83,7 +83,7 @@ func measure(res *sim.Result, from, to sim.Time, tau sim.Time, skip func(i int) 
 		r := w + float64(run)
 		wait += w
 		resp += r
-		sd += r / float64(max(run, 1))
+		sd += max(1, r/float64(max(run, 1)))
 		bsd += max(1, r/float64(max(run, tau)))
 	}
 	m.Utilization = busy / (float64(res.Procs) * float64(to-from))

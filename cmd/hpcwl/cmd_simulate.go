@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"encoding/csv"
 	"context"
 	"errors"
 	"fmt"
@@ -383,7 +383,7 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	row("slowdown", m.Slowdown, false)
 	row(fmt.Sprintf("bounded slowdown (%ds)", m.Tau), m.BoundedSlowdown, false)
 	if m.ZeroRuntime > 0 {
-		p("\t(%d jobs of zero runtime count as 1 s in both slowdowns)", m.ZeroRuntime)
+		p("\t(%d jobs of zero runtime: slowdown max(1, wait/1 s))", m.ZeroRuntime)
 	}
 	p("")
 	p("makespan\t%.2f days (%d s)", float64(m.Makespan)/86400, m.Makespan)
@@ -471,51 +471,39 @@ var batsimColumns = []string{"job_id", "workload_name", "profile", "submission_t
 // numbers first, so that allocated_resources is a valid Batsim interval
 // set; energy is not modelled (-1).
 func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString(strings.Join(batsimColumns, ",") + "\n")
+	// encoding/csv quotes a field holding a comma, a quote or a line
+	// break (a workload name may), as Batsim's readers expect.
+	cw := csv.NewWriter(w)
+	if err := cw.Write(batsimColumns); err != nil {
+		return err
+	}
 	alloc := allocate(res)
 	order := make([]int, len(res.Jobs))
 	for i := range order {
 		order[i] = i
 	}
 	sortByID(order, res)
-	var b []byte
+	rec := make([]string, len(batsimColumns))
+	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, i := range order {
 		o := &res.Jobs[i]
 		exec := o.Ran()
 		turn := o.End - o.Submit
-		success, state := 1, "COMPLETED_SUCCESSFULLY"
+		success, state := "1", "COMPLETED_SUCCESSFULLY"
 		if o.Killed {
-			success, state = 0, "COMPLETED_WALLTIME_REACHED"
+			success, state = "0", "COMPLETED_WALLTIME_REACHED"
 		}
-		// The rule of metrics.Summary: a runtime counts as at least 1 s.
-		stretch := strconv.FormatFloat(float64(turn)/float64(max(exec, 1)), 'g', 10, 64)
-		b = b[:0]
-		b = strconv.AppendInt(b, o.ID, 10)
-		b = append(b, ',')
-		b = append(b, workload...)
-		b = append(b, ",rigid,"...)
-		for _, v := range []int64{int64(o.Submit), int64(o.Procs), int64(o.Estimate)} {
-			b = strconv.AppendInt(b, v, 10)
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(success), 10)
-		b = append(b, ',')
-		b = append(b, state...)
-		b = append(b, ',')
-		for _, v := range []int64{int64(o.Start), int64(exec), int64(o.End), int64(o.Wait()), int64(turn)} {
-			b = strconv.AppendInt(b, v, 10)
-			b = append(b, ',')
-		}
-		b = append(b, stretch...)
-		b = append(b, ',')
-		b = append(b, alloc[i]...)
-		b = append(b, ",-1,\n"...)
-		if _, err := bw.Write(b); err != nil {
+		// The rule of metrics.Summary: max(1, turnaround / max(runtime, 1 s)).
+		stretch := strconv.FormatFloat(max(1, float64(turn)/float64(max(exec, 1))), 'g', 10, 64)
+		rec = append(rec[:0], itoa(o.ID), workload, "rigid", itoa(int64(o.Submit)), itoa(int64(o.Procs)),
+			itoa(int64(o.Estimate)), success, state, itoa(int64(o.Start)), itoa(int64(exec)), itoa(int64(o.End)),
+			itoa(int64(o.Wait())), itoa(int64(turn)), stretch, alloc[i], "-1", "")
+		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	cw.Flush()
+	return cw.Error()
 }
 
 func sortByID(order []int, res *sim.Result) {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -164,5 +167,46 @@ func TestZeroJobOutputs(t *testing.T) {
 				t.Error("an output file was written")
 			}
 		})
+	}
+}
+
+// TestJobsCSVQuotedAndFinite checks that simulate's jobs.csv quotes a
+// workload name holding a comma (so every row keeps its columns) and
+// writes a finite stretch for zero-runtime jobs.
+func TestJobsCSVQuotedAndFinite(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a,b.swf")
+	log := "; MaxProcs: 4\n1 0 -1 0 2 -1 -1 2 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n3 5 -1 0 4 -1 -1 4 60 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "jobs.csv")
+	if code, _, e := runCLI(t, "simulate", in, "--jobs", out); code != 0 {
+		t.Fatal(e)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(rows))
+	}
+	for _, r := range rows[1:] {
+		if r[1] != "a,b" {
+			t.Errorf("workload_name %q, want \"a,b\"", r[1])
+		}
+		st, err := strconv.ParseFloat(r[13], 64)
+		if err != nil || math.IsInf(st, 0) || st < 1 {
+			t.Errorf("job %s: stretch %q, want a finite number >= 1", r[0], r[13])
+		}
+	}
+	// Job 3 waits 95 s for job 2 and runs 0 s: stretch max(1, 95/1).
+	if rows[3][13] != "95" {
+		t.Errorf("job 3 stretch %q, want 95", rows[3][13])
 	}
 }
