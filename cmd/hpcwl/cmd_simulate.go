@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
