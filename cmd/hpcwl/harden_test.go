@@ -210,3 +210,22 @@ func TestJobsCSVQuotedAndFinite(t *testing.T) {
 		t.Errorf("job 3 stretch %q, want 95", rows[3][13])
 	}
 }
+
+// TestOrderWarnings checks that duplicate job numbers and submit times out
+// of order are reported as warnings, and the command still runs.
+func TestOrderWarnings(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "w.swf")
+	log := "; MaxProcs: 4\n1 10 -1 5 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 5 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 20 -1 5 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "info", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"warning: ", "reuse an earlier job number (first: job 2)", "not in submit order"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr %q lacks %q", errOut, w)
+		}
+	}
+}

@@ -70,6 +70,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // runContext is run under ctx, whose cancellation stops the commands that
 // watch it with exit status 130.
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	prevWarn := warnOut
+	warnOut = stderr
+	defer func() { warnOut = prevWarn }()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)

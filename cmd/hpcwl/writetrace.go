@@ -67,6 +67,21 @@ func inputFormat(name string) string {
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
 // optionally gzipped. The optional opts[0] gives the machine size.
 func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
+	t, err := loadAnyTraceQuiet(name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range t.Check() {
+		fmt.Fprintf(warnOut, "warning: %s\n", w)
+	}
+	return t, nil
+}
+
+// warnOut receives warnings about the inputs: the command's stderr.
+var warnOut io.Writer = os.Stderr
+
+// loadAnyTraceQuiet is loadAnyTrace without the warnings.
+func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error) {
 	var opt trace.Options
 	if len(opts) > 0 {
 		opt = opts[0]
