@@ -283,6 +283,10 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		return nil, err
 	}
 	res, w := frun.Result, frun.Workload
+	if len(res.Jobs) == 0 {
+		return nil, fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
+			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
+	}
 	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
 		NoGroups: !opts.json && opts.by == ""}) // breakdowns only where shown
 	if err != nil {

@@ -229,3 +229,20 @@ func TestOrderWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateNothing checks that a simulation in which every job is
+// dropped fails instead of reporting zero waits.
+func TestSimulateNothing(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "w.swf")
+	log := "; MaxProcs: 4\n1 10 -1 -1 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 20 -1 5 8 -1 -1 8 60 -1 1 1 1 -1 -1 -1 -1 -1\n"
+	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "simulate", in, "--oversize", "drop")
+	if code != exitError || !strings.Contains(errOut, "no job to simulate") {
+		t.Errorf("exit %d, stderr %q; want exit %d and \"no job to simulate\"", code, errOut, exitError)
+	}
+	if out != "" {
+		t.Errorf("stdout %q, want nothing", out)
+	}
+}
