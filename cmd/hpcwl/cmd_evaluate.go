@@ -245,10 +245,16 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 
 // evaluateColumn is one column of the comparison.
 type evaluateColumn struct {
-	Metrics  *metrics.Summary  `json:"metrics"`
-	Rejected int               `json:"rejected"`
-	Activity feedback.Activity `json:"activity"`
-	Feedback *feedbackFigures  `json:"feedback,omitempty"`
+	Metrics *metrics.Summary `json:"metrics"`
+	// Rejected counts the jobs left out of the column: Incomplete those
+	// without a runtime, processor count or submit time (in every column,
+	// by the same rule), TooWide those wider than the column's machine
+	// (none in the recorded column, whose machine ran them).
+	Rejected   int               `json:"rejected"`
+	Incomplete int               `json:"rejected_incomplete"`
+	TooWide    int               `json:"rejected_too_wide"`
+	Activity   feedback.Activity `json:"activity"`
+	Feedback   *feedbackFigures  `json:"feedback,omitempty"`
 }
 
 // evaluateReport is the JSON form of `hpcwl evaluate`.
@@ -388,13 +394,20 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 	rep := &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
 		Scheduler: strings.ToLower(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
 		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed, Recorded: evaluateColumn{Metrics: rec}}
+	for i := range t.Jobs {
+		// The rule of sim.Prepare's Dropped, applied to the recorded log.
+		if j := &t.Jobs[i]; j.Processors() <= 0 || j.Runtime < 0 || j.Submit < 0 {
+			rep.Recorded.Incomplete++
+		}
+	}
+	rep.Recorded.Rejected = rep.Recorded.Incomplete
 	for k, col := range []*evaluateColumn{&rep.Rigid, &rep.Feedback} {
 		m, err := metrics.Compute(runs[k].Result, mo)
 		if err != nil {
 			return nil, err
 		}
 		w := runs[k].Workload
-		col.Metrics, col.Rejected = m, w.Dropped+w.DroppedOversize
+		col.Metrics, col.Rejected, col.Incomplete, col.TooWide = m, w.Dropped+w.DroppedOversize, w.Dropped, w.DroppedOversize
 		if k == 1 {
 			col.Feedback = figuresOf(runs[k])
 			col.Activity = col.Feedback.Activity
@@ -457,7 +470,8 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	num := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
 	fmt.Fprintf(tw, "%-34s\trecorded\trigid\tfeedback\t\n", "")
 	row("jobs run", func(c *evaluateColumn) string { return strconv.Itoa(c.Metrics.Jobs) })
-	row("jobs rejected", func(c *evaluateColumn) string { return strconv.Itoa(c.Rejected) })
+	row("jobs rejected: no runtime or size", func(c *evaluateColumn) string { return strconv.Itoa(c.Incomplete) })
+	row("jobs rejected: wider than machine", func(c *evaluateColumn) string { return strconv.Itoa(c.TooWide) })
 	row("makespan (days)", func(c *evaluateColumn) string { return days(float64(c.Metrics.Makespan)) })
 	row("wait mean (days)", func(c *evaluateColumn) string { return days(c.Metrics.Wait.Mean) })
 	row("wait mean", func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Mean) })

@@ -246,3 +246,36 @@ func TestSimulateNothing(t *testing.T) {
 		t.Errorf("stdout %q, want nothing", out)
 	}
 }
+
+// TestEvaluateRejectedSplit checks that evaluate counts the jobs without a
+// runtime apart from the jobs too wide for the changed machine, by the same
+// rule in the recorded column as in the simulated ones.
+func TestEvaluateRejectedSplit(t *testing.T) {
+	code, out, errOut := runCLI(t, "evaluate", "builtin:KTH-SP2", "--procs-factor", "0.5", "--prefix", "3000", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	type col struct {
+		Rejected   int `json:"rejected"`
+		Incomplete int `json:"rejected_incomplete"`
+		TooWide    int `json:"rejected_too_wide"`
+	}
+	var rep struct{ Recorded, Rigid, Feedback col }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Recorded.TooWide != 0 {
+		t.Errorf("recorded column: %d too wide, want 0", rep.Recorded.TooWide)
+	}
+	for name, c := range map[string]col{"recorded": rep.Recorded, "rigid": rep.Rigid, "feedback": rep.Feedback} {
+		if c.Incomplete != rep.Recorded.Incomplete {
+			t.Errorf("%s: %d incomplete jobs, the recorded column %d", name, c.Incomplete, rep.Recorded.Incomplete)
+		}
+		if c.Rejected != c.Incomplete+c.TooWide {
+			t.Errorf("%s: rejected %d != %d + %d", name, c.Rejected, c.Incomplete, c.TooWide)
+		}
+	}
+	if rep.Rigid.TooWide == 0 || rep.Feedback.TooWide != rep.Rigid.TooWide {
+		t.Errorf("too wide: rigid %d, feedback %d; want equal and above 0 on half the machine", rep.Rigid.TooWide, rep.Feedback.TooWide)
+	}
+}
