@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -141,17 +140,16 @@ func TestSimulateBadInput(t *testing.T) {
 			t.Errorf("--oversize %s: %+v", fix, r.Input)
 		}
 	}
-	code, out, errOut := runCLI(t, "simulate", "--json", "--jobs", filepath.Join(dir, "e.csv"), "--swf", filepath.Join(dir, "e.swf"), empty)
-	var r simulateReport
-	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Input.Simulated != 0 || r.Metrics.Jobs != 0 {
-		t.Fatalf("empty trace: exit %d: %s %s", code, out, errOut)
+	// A trace without jobs is an error (no zero waits reported), and no
+	// output is written.
+	code, _, errOut := runCLI(t, "simulate", "--json", "--jobs", filepath.Join(dir, "e.csv"), "--swf", filepath.Join(dir, "e.swf"), empty)
+	if code != exitError || !strings.Contains(errOut, "no job to simulate") {
+		t.Fatalf("empty trace: exit %d: %s", code, errOut)
 	}
-	data, _ := os.ReadFile(filepath.Join(dir, "e.csv"))
-	if strings.Count(string(data), "\n") != 1 {
-		t.Errorf("empty jobs.csv: %q", data)
-	}
-	if _, err := swf.Open(filepath.Join(dir, "e.swf")); err != nil {
-		t.Errorf("empty SWF: %v", err)
+	for _, f := range []string{"e.csv", "e.swf"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written", f)
+		}
 	}
 }
 

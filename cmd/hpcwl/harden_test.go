@@ -279,3 +279,43 @@ func TestEvaluateRejectedSplit(t *testing.T) {
 		t.Errorf("too wide: rigid %d, feedback %d; want equal and above 0 on half the machine", rep.Rigid.TooWide, rep.Feedback.TooWide)
 	}
 }
+
+// TestCleanWindowPeriod checks that a log cut to a window by clean has the
+// window as its period: its days, start time and load are the window's, and
+// every job keeps its wall-clock submit time.
+func TestCleanWindowPeriod(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "w.swf")
+	const from, to = 20000000, 25000000
+	if code, _, e := runCLI(t, "clean", "builtin:KTH-SP2", "--start", strconv.Itoa(from), "--end", strconv.Itoa(to), "-o", out); code != 0 {
+		t.Fatal(e)
+	}
+	type info struct {
+		Jobs        int     `json:"jobs"`
+		FirstSubmit int64   `json:"first_submit"`
+		StartTime   string  `json:"start_time"`
+		EndTime     string  `json:"end_time"`
+		Days        float64 `json:"days"`
+		Load        float64 `json:"offered_load"`
+	}
+	get := func(name string) info {
+		code, o, e := runCLI(t, "info", "--json", name)
+		var s info
+		if code != 0 || json.Unmarshal([]byte(o), &s) != nil {
+			t.Fatalf("info %s: exit %d: %s", name, code, e)
+		}
+		return s
+	}
+	w := get(out)
+	if w.Days > float64(to-from)/86400 {
+		t.Errorf("period %.1f days, longer than the %.1f-day window", w.Days, float64(to-from)/86400)
+	}
+	if w.FirstSubmit < 0 || w.FirstSubmit > 86400 {
+		t.Errorf("first submit %d s after the log's start, want within a day of the window's start", w.FirstSubmit)
+	}
+	// The processor-time of the window over the window, not over the
+	// source's history: near the whole log's load, far above its share.
+	whole := get("builtin:KTH-SP2")
+	if w.Load < whole.Load/2 {
+		t.Errorf("window load %.3f, whole log %.3f: diluted by the source's history", w.Load, whole.Load)
+	}
+}
