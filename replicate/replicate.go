@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/hpcwl/hpcwl/feedback"
@@ -89,6 +90,10 @@ type Result struct {
 	Summary []Dist `json:"summary"`
 	// Params are the generator's parameters of variant 0.
 	Params resample.Params `json:"parameters"`
+	// Warnings say where the summary needs care: a saturated original,
+	// an original outside the variants' range, too few variants for a
+	// confidence interval.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Run simulates cfg.Variants variants in parallel and summarizes them.
@@ -248,4 +253,30 @@ func (r *Result) summarize(noOrig bool) {
 		}
 		r.Summary = append(r.Summary, summarize(name, x, orig))
 	}
+	r.Warnings = r.warnings(noOrig, len(ok))
+}
+
+// warnings lists what the summary's reader must know.
+func (r *Result) warnings(noOrig bool, n int) []string {
+	var w []string
+	if n < 2 {
+		w = append(w, fmt.Sprintf("%d unsaturated variant(s): no confidence interval of the mean (it needs at least 2)", n))
+	}
+	if noOrig {
+		return w
+	}
+	if r.Original.Saturated {
+		w = append(w, fmt.Sprintf("the original log saturates the machine under this scheduler (outstanding jobs grow by %.3g a week): its waits and slowdowns measure the backlog, not the scheduler", r.Original.Slope))
+	}
+	var out []string
+	for _, d := range r.Summary {
+		if d.OutsideRange {
+			out = append(out, d.Name)
+		}
+	}
+	if len(out) > 0 {
+		w = append(w, fmt.Sprintf("the original lies outside the range of the %d variants for %s: resampling recombines whole users over another period, so the variants never reproduced the original's exact mix of users and bursts; read the original as one more sample, not as the variants' centre",
+			n, strings.Join(out, ", ")))
+	}
+	return w
 }

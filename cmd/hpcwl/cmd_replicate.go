@@ -63,7 +63,15 @@ wait, response and (bounded) slowdown the means over the jobs submitted in it.
 Rare-behaviour jobs are left out. The original log is replayed conventionally
 and measured over its own period. Variants the saturation detector flags
 (outstanding jobs growing by a job a week or more) are counted and left out of
-the distributions.
+the distributions; a saturated original is marked "(sat.)" and warned of.
+
+The original may lie outside the variants' range ("!" in the table, and a
+warning): it is one schedule of the log's actual users over the log's own
+period, while every variant recombines whole users, shifted by weeks, over
+the generated period. Bursts that coincided in the log rarely coincide again,
+so the variants can all fall on one side of it; that is a finding about the
+log, not an error. The 95% confidence interval of the mean needs at least two
+unsaturated variants ("-" otherwise).
 
 With --feedback each variant runs as TBUOS: temporary users arrive at their
 weeks, long-term users stay and are regenerated when their last job ends (by
@@ -114,6 +122,16 @@ type replicateReport struct {
 	Seed      uint64 `json:"seed"`
 	Workers   int    `json:"workers"`
 	*replicate.Result
+}
+
+// anyOutside reports whether an original value lies outside its variants.
+func anyOutside(ds []replicate.Dist) bool {
+	for _, d := range ds {
+		if d.OutsideRange {
+			return true
+		}
+	}
+	return false
 }
 
 // schedulerFactory returns a function building the chosen scheduler.
@@ -271,6 +289,8 @@ func jsonSafe(r replicateReport) any {
 		MaxMin       *float64 `json:"max_min_ratio"`
 		MedianDiff   *float64 `json:"median_vs_original"`
 		OriginalRank *float64 `json:"original_rank"`
+		CILow        *float64 `json:"ci_low"`
+		CIHigh       *float64 `json:"ci_high"`
 	}
 	f := func(x float64) *float64 {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -280,7 +300,7 @@ func jsonSafe(r replicateReport) any {
 	}
 	ds := make([]dist, len(r.Summary))
 	for i, d := range r.Summary {
-		ds[i] = dist{d, f(d.Original), f(d.MaxMin), f(d.MedianDiff), f(d.OriginalRank)}
+		ds[i] = dist{d, f(d.Original), f(d.MaxMin), f(d.MedianDiff), f(d.OriginalRank), f(d.CILow), f(d.CIHigh)}
 	}
 	return struct {
 		replicateReport
@@ -325,8 +345,12 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 	if r.Regeneration != "" {
 		mode += ", regeneration " + r.Regeneration
 	}
-	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n\n",
+	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n",
 		r.Input, len(r.Variants), mode, r.Scheduler, r.Procs, r.Seed, float64(r.Params.Duration)/(7*86400), r.Params.LoadFactor, r.Saturated)
+	for _, s := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
 	g := func(x float64) string {
@@ -335,9 +359,31 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		}
 		return strconv.FormatFloat(x, 'g', 5, 64)
 	}
+	saturated := ""
+	if r.Original.Saturated {
+		saturated = " (sat.)"
+	}
 	for _, d := range r.Summary {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s..%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, g(d.Original), g(d.Mean), g(d.CILow), g(d.CIHigh),
+		ci := "-"
+		if !math.IsNaN(d.CILow) {
+			ci = g(d.CILow) + ".." + g(d.CIHigh)
+		}
+		orig := g(d.Original)
+		if orig != "-" {
+			orig += saturated
+		}
+		if d.OutsideRange {
+			orig += " !"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, orig, g(d.Mean), ci,
 			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), g(d.OriginalRank))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if anyOutside(r.Summary) {
+		_, err := fmt.Fprintln(w, "! the original lies outside the variants' range (see hpcwl replicate --help)")
+		return err
+	}
+	return nil
 }
