@@ -301,6 +301,18 @@ func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) 
 		}
 		out.Params, out.Report = lublin.Params{Mode: lublin.Whole, Whole: tp}, rep
 	}
+	// The whole log's arrival rate and load (not only the jobs fitted), for
+	// generate to reproduce.
+	all := lublin.Log{MachineProcs: t.Procs}
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		all.Submit = append(all.Submit, j.Submit)
+		all.Runtime = append(all.Runtime, j.Runtime)
+		all.Procs = append(all.Procs, int64(j.Processors()))
+	}
+	if out.Params.Target, err = lublin.TargetOf(all); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if opts.out != "" {
 		if err := writeOutput(opts.out, stdout, func(w io.Writer) error { return lublin.WriteParams(w, out.Params) }); err != nil {
 			return err

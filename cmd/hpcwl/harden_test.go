@@ -319,3 +319,50 @@ func TestCleanWindowPeriod(t *testing.T) {
 		t.Errorf("window load %.3f, whole log %.3f: diluted by the source's history", w.Load, whole.Load)
 	}
 }
+
+// TestLublinPipelineNonPowerOfTwo runs fit lublin, generate and simulate on
+// KTH-SP2 (100 processors, not a power of two): the generated log fits the
+// machine, reproduces the log's arrival rate, reports both rate and load,
+// and runs under EASY.
+func TestLublinPipelineNonPowerOfTwo(t *testing.T) {
+	dir := t.TempDir()
+	params, gen := filepath.Join(dir, "kth.json"), filepath.Join(dir, "gen.swf")
+	if code, _, e := runCLI(t, "fit", "lublin", "builtin:KTH-SP2", "-o", params); code != 0 {
+		t.Fatal(e)
+	}
+	code, _, errOut := runCLI(t, "generate", "lublin", "--params", params, "--jobs", "20000", "-o", gen)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, w := range []string{"arrival rate:", "fitted log", "offered load:"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("generate's report %q lacks %q", errOut, w)
+		}
+	}
+	type info struct {
+		Jobs        int                   `json:"jobs"`
+		Procs       int                   `json:"procs"`
+		FirstSubmit int64                 `json:"first_submit"`
+		LastSubmit  int64                 `json:"last_submit"`
+		Sizes       struct{ Max float64 } `json:"processors"`
+	}
+	get := func(name string) info {
+		code, o, e := runCLI(t, "info", "--json", name)
+		var s info
+		if code != 0 || json.Unmarshal([]byte(o), &s) != nil {
+			t.Fatalf("info %s: exit %d: %s", name, code, e)
+		}
+		return s
+	}
+	g, k := get(gen), get("builtin:KTH-SP2")
+	if g.Procs != 100 || g.Sizes.Max > 100 {
+		t.Errorf("generated log: machine %d, largest job %v; want both within 100", g.Procs, g.Sizes.Max)
+	}
+	rate := func(s info) float64 { return float64(s.Jobs-1) / float64(s.LastSubmit-s.FirstSubmit) * 86400 }
+	if r, want := rate(g), rate(k); math.Abs(r-want) > 0.1*want {
+		t.Errorf("generated %.1f jobs/day, the log %.1f", r, want)
+	}
+	if code, _, e := runCLI(t, "simulate", gen, "--scheduler", "easy"); code != 0 {
+		t.Errorf("simulate under EASY: exit %d: %s", code, e)
+	}
+}
