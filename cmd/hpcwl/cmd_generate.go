@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 
+	"github.com/hpcwl/hpcwl/gen/estimate"
 	"github.com/hpcwl/hpcwl/gen/lublin"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/swf"
@@ -44,6 +46,10 @@ type generateLublinOptions struct {
 	procs     int
 	load      float64
 	ownRate   bool
+	estimates string
+	maxEst    string
+	users     int
+	userAlpha float64
 	seed      uint64
 	startHour float64
 	out       string
@@ -82,11 +88,15 @@ the same jobs. The output header records the model, parameters and seed.` + exit
 	f.IntVar(&opts.procs, "procs", 0, "machine size to scale the model to (default: the parameters' own, 128 for the published sets)")
 	f.Float64Var(&opts.load, "load", 0, "target offered load, e.g. 0.7 (default: the fitted log's arrival rate when --params holds one, else the parameters' own)")
 	f.BoolVar(&opts.ownRate, "own-rate", false, "keep the arrival parameters' own rate, not the fitted log's")
+	f.StringVar(&opts.estimates, "estimates", "none", "requested times (field 9): none (-1), or tsafrir (the model of Tsafrir, Etsion and Feitelson 2005)")
+	f.StringVar(&opts.maxEst, "max-estimate", "", "with --estimates tsafrir: the largest requested time, e.g. 18h, 2d (default: the longest runtime rounded up to an hour)")
+	f.IntVar(&opts.users, "users", 0, "give jobs user IDs 1..N drawn from a Zipf distribution (default: no users, field 12 = -1)")
+	f.Float64Var(&opts.userAlpha, "user-alpha", 1, "with --users: the Zipf exponent of the users' job counts")
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
 	f.Float64Var(&opts.startHour, "start-hour", 0, "local time of day of time 0, in hours [0, 24)")
 	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json; optionally .gz); - for stdout")
 	f.StringVar(&opts.to, "to", "", "output format: swf, csv or batsim (default: from the extension)")
-	positiveFlags(cmd, "jobs", "duration", "procs", "load")
+	positiveFlags(cmd, "jobs", "duration", "procs", "load", "max-estimate", "users", "user-alpha")
 	return cmd
 }
 
@@ -101,6 +111,28 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		return usagef("--load must be positive, got %g", opts.load)
 	case opts.startHour < 0 || opts.startHour >= 24:
 		return usagef("--start-hour must be in [0, 24), got %g", opts.startHour)
+	}
+	switch opts.estimates {
+	case "none", "tsafrir":
+	default:
+		return usagef("unknown --estimates %q; valid: none, tsafrir", opts.estimates)
+	}
+	var maxEst int64
+	if opts.maxEst != "" {
+		if opts.estimates != "tsafrir" {
+			return usagef("--max-estimate needs --estimates tsafrir")
+		}
+		d, err := parseSeconds(opts.maxEst)
+		if err != nil {
+			return usagef("--max-estimate: %v", err)
+		}
+		if d < 3600 {
+			return usagef("--max-estimate %s: the model needs at least 1h", opts.maxEst)
+		}
+		maxEst = int64(d)
+	}
+	if opts.users < 0 || !(opts.userAlpha > 0) {
+		return usagef("--users must be positive and --user-alpha above 0")
 	}
 	if opts.duration != "" {
 		d, err := parseSeconds(opts.duration)
@@ -146,6 +178,35 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		jobs = append(jobs, j.SWF(int64(len(jobs)+1)))
 	}
 	h := g.Header(len(jobs))
+	// Requested times and users come from streams of their own, so that
+	// they leave the jobs of a seed unchanged.
+	if opts.estimates == "tsafrir" && len(jobs) > 0 {
+		run := make([]int64, len(jobs))
+		for i := range jobs {
+			run[i] = jobs[i].Runtime
+		}
+		est, over, used, err := estimate.Model(run, maxEst, rand.New(rand.NewPCG(opts.seed, 0x747366723035)))
+		if err != nil {
+			return err
+		}
+		for i := range jobs {
+			jobs[i].ReqTime = est[i]
+		}
+		h.AddNote(fmt.Sprintf("Estimates: requested times from the model of Tsafrir, Etsion & Feitelson (JSSPP 2005), maximum %d s; %d jobs run longer than their estimate", used, over))
+		if over > 0 {
+			fmt.Fprintf(stderr, "warning: %d jobs run longer than the requested time the model gave them (raise --max-estimate)\n", over)
+		}
+	}
+	if opts.users > 0 && len(jobs) > 0 {
+		ids, err := lublin.AssignUsers(len(jobs), opts.users, opts.userAlpha, rand.New(rand.NewPCG(opts.seed, 0x7573657273)))
+		if err != nil {
+			return usageError{err}
+		}
+		for i := range jobs {
+			jobs[i].User = int64(ids[i])
+		}
+		h.AddNote(fmt.Sprintf("Users: IDs 1..%d drawn per job from a Zipf distribution of exponent %g", opts.users, opts.userAlpha))
+	}
 	rate, load := g.Expected()
 	if tg := cfg.Params.Target; tg != nil {
 		fmt.Fprintf(stderr, "arrival rate: %.4g jobs/day expected, fitted log %.4g; offered load: %.3f expected, fitted log %.3f\n",

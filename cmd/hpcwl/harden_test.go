@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/swf"
 )
 
 // TestFlagParseMessages checks that a flag value that does not parse gives
@@ -365,4 +367,39 @@ func TestLublinPipelineNonPowerOfTwo(t *testing.T) {
 	if code, _, e := runCLI(t, "simulate", gen, "--scheduler", "easy"); code != 0 {
 		t.Errorf("simulate under EASY: exit %d: %s", code, e)
 	}
+
+	// With requested times from the estimate model and users, the log
+	// feeds EASY with estimates, sessions and evaluate.
+	est := filepath.Join(dir, "est.swf")
+	if code, _, e := runCLI(t, "generate", "lublin", "--params", params, "--jobs", "5000", "--estimates", "tsafrir", "--users", "50", "-o", est); code != 0 {
+		t.Fatal(e)
+	}
+	f, err := swf.Open(est)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := f.ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[int64]bool{}
+	for _, j := range jobs {
+		if j.ReqTime < j.Runtime || j.User < 1 || j.User > 50 {
+			t.Fatalf("job %d: runtime %d, requested %d, user %d", j.ID, j.Runtime, j.ReqTime, j.User)
+		}
+		values[j.ReqTime] = true
+	}
+	if len(values) > Values5000 {
+		t.Errorf("%d distinct requested times, want at most %d (the model's modal values)", len(values), Values5000)
+	}
+	for _, args := range [][]string{{"simulate", est, "--scheduler", "easy", "--predictor", "requested"}, {"sessions", est}, {"evaluate", est, "--prefix", "2000"}} {
+		if code, _, e := runCLI(t, args...); code != 0 {
+			t.Errorf("%s: exit %d: %s", strings.Join(args, " "), code, e)
+		}
+	}
 }
+
+// Values5000 is the estimate model's number of distinct values for 5,000
+// jobs: between its points (1,000, 35) and (10,000, 90).
+const Values5000 = 59
