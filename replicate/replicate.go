@@ -12,6 +12,7 @@ import (
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // Mode is how each variant is simulated.
@@ -69,6 +70,14 @@ type Config struct {
 	SkipOriginal bool
 	// Progress is told of each finished variant; nil means none.
 	Progress Progress
+	// Record, when set, receives each TBUOS variant's simulated schedule
+	// as a log ([resample.TBUOSRun.Trace] with RecordNote), so that the
+	// analyses of logs (weekly cycle, sessions, compare) can run on it. It
+	// is called from the workers, concurrently; an error stops the run.
+	Record func(variant int, t *trace.Trace) error
+	// RecordNote is the header note of the recorded logs (the scheduler
+	// and feedback options).
+	RecordNote string
 }
 
 // Result holds every variant's metrics and their summary.
@@ -196,6 +205,11 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
 		}
 		res, pr = run.Result, run.Params
+		if cfg.Record != nil {
+			if err := cfg.Record(i, run.Trace(p, cfg.RecordNote)); err != nil {
+				return Metrics{}, pr, fmt.Errorf("variant %d: recording: %w", i, err)
+			}
+		}
 		rare = func(k int) bool { return run.Copy(k).Class == resample.Rare }
 		weekStarts = p.WeekStarts(pr.Weeks)
 	default:

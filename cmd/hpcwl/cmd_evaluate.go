@@ -127,6 +127,11 @@ type feedbackFigures struct {
 	RecordedDayShare float64 `json:"recorded_day_share"`
 	// Releases counts batch releases by reason (Zakay models).
 	Releases map[string]int `json:"batch_releases,omitempty"`
+	// WeeklyCycle and RecordedWeeklyCycle are the weekly cycles of
+	// simulated and recorded submissions: 168 hourly bins from Monday
+	// 00:00 local time, in jobs per week.
+	WeeklyCycle         []float64 `json:"weekly_cycle"`
+	RecordedWeeklyCycle []float64 `json:"recorded_weekly_cycle"`
 }
 
 func figuresOf(run *feedback.Run) *feedbackFigures {
@@ -144,6 +149,7 @@ func figuresOf(run *feedback.Run) *feedbackFigures {
 		Lateness:      feedback.LatenessOf(t, src.Submitted()),
 		Activity:      feedback.ActivityOf(src.Partition, src.Submitted(), src.Ends()),
 		CycleDistance: cs.Distance(cr), DayShare: cs.DayShare(), RecordedDayShare: cr.DayShare(),
+		WeeklyCycle: cs[:], RecordedWeeklyCycle: cr[:],
 	}
 	if src.Options.Model != feedback.Madon {
 		i, fo, d := src.Releases()

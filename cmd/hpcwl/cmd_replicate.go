@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,11 +18,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/internal/atomicfile"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/replicate"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 func init() { register(newReplicateCommand) }
@@ -43,6 +46,7 @@ type replicateOptions struct {
 	noOriginal bool
 	csvOut     string
 	runsOut    string
+	record     string
 	json       bool
 }
 
@@ -108,6 +112,7 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.BoolVar(&opts.noOriginal, "no-original", false, "do not replay the original log")
 	f.StringVar(&opts.csvOut, "csv", "", "write the summary table as CSV to `FILE`")
 	f.StringVar(&opts.runsOut, "runs", "", "write every variant's metrics as CSV to `FILE`")
+	f.StringVar(&opts.record, "record", "", "with --feedback: write each variant's simulated schedule as an SWF log DIR/variant-NNNN.swf (an existing `DIR`)")
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
 	return cmd
 }
@@ -234,6 +239,17 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if (opts.offGap || opts.regen != "gap") && !opts.feedback {
 		return usagef("--regen and --off-gap apply to TBUOS (--feedback) only")
 	}
+	if opts.record != "" {
+		if !opts.feedback {
+			return usagef("--record needs --feedback: a conventional variant's schedule is hpcwl resample then hpcwl simulate --swf")
+		}
+		if fi, err := os.Stat(opts.record); err != nil || !fi.IsDir() {
+			return usagef("--record %s: not an existing directory", opts.record)
+		}
+		if err := checkWritable(filepath.Join(opts.record, "variant-0000.swf")); err != nil {
+			return fmt.Errorf("--record %s: cannot write: %w", opts.record, err)
+		}
+	}
 	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
 		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
 	if opts.feedback {
@@ -241,6 +257,14 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 		cfg.Regen = regen
 		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
 			return err
+		}
+		if opts.record != "" {
+			cfg.RecordNote = fmt.Sprintf("simulated by hpcwl %s: replicate --feedback --scheduler %s --model %s --fluid %s --regen %s --load %v --seed %d (variant = stream)",
+				version.String(), schedName, opts.model, opts.fluid, regen, opts.load, opts.seed)
+			dir := opts.record
+			cfg.Record = func(i int, t *trace.Trace) error {
+				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), t.WriteSWF)
+			}
 		}
 	}
 	p, err := opts.pools(name)

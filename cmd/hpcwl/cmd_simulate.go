@@ -9,11 +9,13 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metrics"
 	"github.com/hpcwl/hpcwl/sched"
@@ -43,6 +45,7 @@ type simulateOptions struct {
 	coolDown        string
 	jobsOut         string
 	swfOut          string
+	cycleOut        string
 	by              string
 	json            bool
 	fb              feedbackFlags
@@ -106,7 +109,8 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE`")
-	f.StringVar(&opts.swfOut, "swf", "", "write the log with simulated wait times to `FILE`")
+	f.StringVar(&opts.swfOut, "swf", "", "write the simulated schedule as a log to `FILE`: simulated submit (with feedback), wait and run times")
+	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows) to `FILE`")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	opts.fb.add(cmd, "rigid")
@@ -170,10 +174,11 @@ type simulateRun struct {
 	trace  *trace.Trace
 	work   *sim.Workload
 	res    *sim.Result
+	fluid  string // the --fluid variant, for the output's header
 }
 
 func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout, stderr io.Writer) error {
-	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}}
+	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}, {"--cycle", opts.cycleOut}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
 	}
@@ -191,6 +196,11 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	if opts.swfOut != "" {
 		out := simulatedTrace(run)
 		if err := writeOutput(opts.swfOut, stdout, out.WriteSWF); err != nil {
+			return err
+		}
+	}
+	if opts.cycleOut != "" {
+		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error { return writeCycleCSV(w, run) }); err != nil {
 			return err
 		}
 	}
@@ -317,7 +327,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if fb {
 		rep.Feedback = figuresOf(frun)
 	}
-	return &simulateRun{report: rep, trace: t, work: w, res: res}, nil
+	return &simulateRun{report: rep, trace: t, work: w, res: res, fluid: opts.fb.fluid}, nil
 }
 
 // parseSeconds reads a duration: plain seconds ("90") or a number with a
@@ -439,7 +449,13 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 	jobs := make([]trace.Job, 0, len(run.res.Jobs))
 	for i := range run.res.Jobs {
 		o := &run.res.Jobs[i]
+		if o.Start < 0 {
+			continue
+		}
 		j := in.Jobs[o.Index]
+		// The simulated schedule: with feedback the submit time is the
+		// simulated one, not the log's.
+		j.Submit = int64(o.Submit)
 		j.Wait = int64(o.Wait())
 		j.Runtime = int64(o.Ran())
 		j.ReqTime = int64(o.Estimate)
@@ -454,15 +470,46 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 		}
 		jobs = append(jobs, j)
 	}
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
 	h := in.Header.Clone()
 	par := run.report.Parameters
 	if par.Procs != in.Procs {
 		h.Set("MaxProcs", strconv.Itoa(par.Procs))
 	}
-	h.AddNote(fmt.Sprintf("wait times simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s",
-		run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
-		par.EstimateFactor, par.Kill, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize))
+	what, replay := "wait times", ""
+	if f := run.report.Feedback; f != nil {
+		what = "submit times (feedback), wait times and runtimes"
+		replay = fmt.Sprintf(" --replay feedback --users %s --sessions %s --reduction %s --fluid %s --seed %d",
+			f.Users, f.Sessions, f.Reduction, run.fluid, f.Seed)
+	}
+	h.AddNote(fmt.Sprintf("%s simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s%s",
+		what, run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
+		par.EstimateFactor, par.Kill, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize, replay))
 	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
+}
+
+// writeCycleCSV writes the weekly cycles of the log's and the run's
+// submissions: one row per hour of the week (0 = Monday 00:00 local time),
+// in jobs per week of each one's submission period.
+func writeCycleCSV(w io.Writer, run *simulateRun) error {
+	rec := make([]sim.Time, 0, len(run.res.Jobs))
+	simd := make([]sim.Time, 0, len(run.res.Jobs))
+	for i := range run.res.Jobs {
+		o := &run.res.Jobs[i]
+		rec = append(rec, sim.Time(run.trace.Jobs[o.Index].Submit))
+		simd = append(simd, o.Submit)
+	}
+	c := run.trace.Clock()
+	cr, cs := feedback.WeeklyCycle(c, rec), feedback.WeeklyCycle(c, simd)
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"hour_of_week", "day", "hour", "recorded_jobs_per_week", "simulated_jobs_per_week"})
+	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	for h := range cr {
+		cw.Write([]string{strconv.Itoa(h), days[h/24], strconv.Itoa(h % 24), f(cr[h]), f(cs[h])})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // batsimColumns are the columns of Batsim's jobs.csv.

@@ -403,3 +403,108 @@ func TestLublinPipelineNonPowerOfTwo(t *testing.T) {
 // Values5000 is the estimate model's number of distinct values for 5,000
 // jobs: between its points (1,000, 35) and (10,000, 90).
 const Values5000 = 59
+
+// TestFeedbackScheduleRecorded checks that simulate --replay feedback --swf
+// writes the simulated schedule: each job's submit time plus wait is its
+// simulated start (as jobs.csv gives it), the header records the feedback
+// options, and the weekly cycle comes as 168 bins in JSON and CSV.
+func TestFeedbackScheduleRecorded(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.swf")
+	if code, _, e := runCLI(t, "clean", "builtin:KTH-SP2", "--end", "3000000", "-o", small); code != 0 {
+		t.Fatal(e)
+	}
+	out, jobsCSV, cyc := filepath.Join(dir, "fb.swf"), filepath.Join(dir, "jobs.csv"), filepath.Join(dir, "cycle.csv")
+	code, stdout, errOut := runCLI(t, "simulate", small, "--replay", "feedback", "--users", "fluid", "--swf", out, "--jobs", jobsCSV, "--cycle", cyc, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var rep struct {
+		Feedback struct {
+			Cycle    []float64 `json:"weekly_cycle"`
+			Recorded []float64 `json:"recorded_weekly_cycle"`
+		} `json:"feedback"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Feedback.Cycle) != 168 || len(rep.Feedback.Recorded) != 168 {
+		t.Errorf("JSON weekly cycles: %d and %d bins (%v), want 168", len(rep.Feedback.Cycle), len(rep.Feedback.Recorded), err)
+	}
+	start := map[string]string{}
+	f, err := os.Open(jobsCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows[1:] {
+		start[r[0]] = r[8]
+	}
+	sf, err := swf.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := sf.ReadAll()
+	sf.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for _, j := range jobs {
+		if strconv.FormatInt(j.Submit+j.Wait, 10) != start[strconv.FormatInt(j.ID, 10)] {
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d jobs: submit + wait is not the simulated start", bad, len(jobs))
+	}
+	data, _ := os.ReadFile(out)
+	if !strings.Contains(string(data), "--replay feedback --users fluid") {
+		t.Error("the header does not record the feedback options")
+	}
+	c, _ := os.ReadFile(cyc)
+	if n := strings.Count(string(c), "\n"); n != 169 {
+		t.Errorf("cycle CSV has %d lines, want 169", n)
+	}
+	if code, _, e := runCLI(t, "compare", small, out); code != 0 {
+		t.Errorf("compare on the simulated workload: exit %d: %s", code, e)
+	}
+}
+
+// TestReplicateRecord checks that replicate --feedback --record writes each
+// TBUOS variant's simulated schedule as a log whose submit plus wait never
+// precedes the submit, in submit order, that info and compare accept.
+func TestReplicateRecord(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "rec")
+	if err := os.Mkdir(rec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := runCLI(t, "replicate", "builtin:KTH-SP2", "--variants", "2", "--feedback", "--duration", "8w", "--record", rec, "--no-original"); code != 0 {
+		t.Fatal(e)
+	}
+	for _, v := range []string{"variant-0000.swf", "variant-0001.swf"} {
+		name := filepath.Join(rec, v)
+		f, err := swf.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := f.ReadAll()
+		f.Close()
+		if err != nil || len(jobs) == 0 {
+			t.Fatalf("%s: %d jobs, %v", v, len(jobs), err)
+		}
+		for k, j := range jobs {
+			if j.Wait < 0 || j.Runtime < 0 || j.User < 1 || (k > 0 && j.Submit < jobs[k-1].Submit) {
+				t.Fatalf("%s: job %+v", v, j)
+			}
+		}
+		if code, _, e := runCLI(t, "compare", "builtin:KTH-SP2", name); code != 0 {
+			t.Errorf("compare %s: %s", v, e)
+		}
+	}
+	if code, _, e := runCLI(t, "replicate", "builtin:KTH-SP2", "--record", rec); code != exitUsage {
+		t.Errorf("--record without --feedback: exit %d: %s", code, e)
+	}
+}
