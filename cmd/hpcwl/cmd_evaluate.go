@@ -345,6 +345,10 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 			return err
 		}
 	}
+	if w := runs[0].Workload; len(runs[0].Result.Jobs) == 0 {
+		return fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
+			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
+	}
 	rep, err := evaluateReportOf(t, runs, &opts, change)
 	if err != nil {
 		return err

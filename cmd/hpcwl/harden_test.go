@@ -240,12 +240,14 @@ func TestSimulateNothing(t *testing.T) {
 	if err := os.WriteFile(in, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runCLI(t, "simulate", in, "--oversize", "drop")
-	if code != exitError || !strings.Contains(errOut, "no job to simulate") {
-		t.Errorf("exit %d, stderr %q; want exit %d and \"no job to simulate\"", code, errOut, exitError)
-	}
-	if out != "" {
-		t.Errorf("stdout %q, want nothing", out)
+	for _, args := range [][]string{{"simulate", in, "--oversize", "drop"}, {"evaluate", in}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitError || !strings.Contains(errOut, "no job to simulate") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and \"no job to simulate\"", args[0], code, errOut, exitError)
+		}
+		if out != "" {
+			t.Errorf("%s: stdout %q, want nothing", args[0], out)
+		}
 	}
 }
 
