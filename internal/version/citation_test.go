@@ -33,3 +33,16 @@ func TestCitationVersion(t *testing.T) {
 		t.Errorf("CHANGELOG.md has no section for %s", strings.TrimSuffix(Version, "-dev"))
 	}
 }
+
+// TestStringHasRevision requires the version of a test binary, which `go
+// test` builds without build information, to carry the source tree's git
+// revision when the tree is a git repository.
+func TestStringHasRevision(t *testing.T) {
+	if _, err := os.Stat("../../.git"); err != nil {
+		t.Skip("not a git checkout")
+	}
+	s := String()
+	if !strings.HasPrefix(s, Version+"+") || len(strings.TrimPrefix(s, Version+"+")) < 12 {
+		t.Errorf("String() = %q, want %s+REVISION", s, Version)
+	}
+}
