@@ -214,3 +214,56 @@ func TestNoEstimateSBHGolden(t *testing.T) {
 		1: {1, 110, 3}, 2: {100, 100, 0}, 3: {100, 100, 0}, 4: {50, 50, 0},
 	})
 }
+
+// ctcSession is the CTC session of Talby's Table 16 (20 Sep 1996, user
+// 289; arrivals in seconds from 19:49:20), each job starting on arrival.
+var ctcSession = []job{
+	{1, 0, 91, 300, 16, 289, 3012},
+	{2, 192, 67, 300, 12, 289, 3012},
+	{3, 505, 348, 300, 12, 289, 3012},
+	{4, 553, 342, 300, 16, 289, 3012},
+	{5, 965, 105, 300, 16, 289, 3012},
+	{6, 1137, 87, 300, 16, 289, 3012},
+	{7, 1247, 332, 300, 200, 289, 3032},
+	{8, 1594, 314, 300, 100, 289, 3033},
+	{9, 1975, 389, 300, 200, 289, 3033},
+	{10, 2534, 168, 1800, 200, 289, 3033},
+	{11, 2545, 352, 1800, 200, 289, 3033},
+	{12, 2645, 348, 1800, 200, 289, 3033},
+}
+
+func TestSBHTable16(t *testing.T) {
+	// One session (every think time is under 20 min); criteria PE/P/E/*:
+	// 1: nothing terminated: the estimate 300;
+	// 2 (12, 300): E (300) matches job 1: 91;
+	// 3 (12, 300): PE matches job 2: 67; it runs 348 s: missed at 67
+	//    (EG: the estimate 300) and at 300 (G from the estimate: 360);
+	// 4 (16, 300): PE matches job 1 (job 3 still runs): 91; missed at 91
+	//    and 300, as job 3: 360;
+	// 5: PE (16, 300): jobs 1 and 4: median(91, 342) = 217 (rounded up);
+	// 6: PE: jobs 1, 4, 5: median(91, 342, 105) = 105;
+	// 7 (200, 300): E (300), jobs 1-6: median(67, 87, 91, 105, 342, 348)
+	//    = 98; it runs 332 s: 300, then 360;
+	// 8 (100, 300): E, jobs 1-7: median of 7 = 105; runs 314 s: 300, 360;
+	// 9 (200, 300): PE, job 7: 332, capped at 300; runs 389 s: at 300 G
+	//    gives 360, at 360 G gives 300 + 300 = 600;
+	// 10-12 (200, 1800): P (200), jobs 7 and 9: median(332, 389) = 361
+	//    (job 10 ends after 11 and 12 arrive).
+	checkGolden(t, "sbh:prop=false", 400, ctcSession, map[int64]want{
+		1: {300, 300, 0}, 2: {91, 91, 0}, 3: {67, 360, 2}, 4: {91, 360, 2}, 5: {217, 217, 0}, 6: {105, 105, 0},
+		7: {98, 360, 2}, 8: {105, 360, 2}, 9: {300, 600, 2}, 10: {361, 361, 0}, 11: {361, 361, 0}, 12: {361, 361, 0},
+	})
+	// Criteria E/P/X: 7 (200, 300, 3032): E matches jobs 1-6: 98 as
+	// above; 10 (200, 1800, 3033): E (1800) nowhere, P (200): 361.
+	// Job 2: E (300): job 1: 91. The E criterion decides every job but 1,
+	// 10, 11 and 12, so the predictions equal those above except 3, 4, 5,
+	// 6 and 9: 3: E: jobs 1, 2: median(91, 67) = 79; 4: E, jobs 1, 2: 79;
+	// 5: E, jobs 1-4: median(67, 91, 342, 348) = 217; 6: E, jobs 1-5:
+	// median(67, 91, 105, 342, 348) = 105; 9: E, jobs 1-8:
+	// median(67, 87, 91, 105, 314, 332, 342, 348) = 210; it runs 389 s and
+	// misses three times: 300 (EG), 360, 600.
+	checkGolden(t, "sbh:prop=false,crit=E/P/X", 400, ctcSession, map[int64]want{
+		1: {300, 300, 0}, 2: {91, 91, 0}, 3: {79, 360, 2}, 4: {79, 360, 2}, 5: {217, 217, 0}, 6: {105, 105, 0},
+		7: {98, 360, 2}, 8: {105, 360, 2}, 9: {210, 600, 3}, 10: {361, 361, 0}, 11: {361, 361, 0}, 12: {361, 361, 0},
+	})
+}
