@@ -267,3 +267,47 @@ func TestSBHTable16(t *testing.T) {
 		7: {98, 360, 2}, 8: {105, 360, 2}, 9: {210, 600, 3}, 10: {361, 361, 0}, 11: {361, 361, 0}, 12: {361, 361, 0},
 	})
 }
+
+// TestSBHRecordedSessions takes the sessions from the log's recorded
+// schedule instead of the simulation.
+func TestSBHRecordedSessions(t *testing.T) {
+	tr := &trace.Trace{}
+	sj := make([]sim.Job, len(sbhJobs))
+	for i, j := range sbhJobs {
+		tj := trace.Job{ID: j.id, Submit: int64(j.submit), Runtime: int64(j.run), ReqTime: int64(j.est),
+			Procs: j.procs, User: j.user, App: -1, Status: 1}
+		if j.id == 3 {
+			tj.Wait = 5000 // recorded end 5520, after job 4's arrival at 2000
+		}
+		tr.Jobs = append(tr.Jobs, tj)
+		sj[i] = sim.Job{ID: j.id, Submit: j.submit, Runtime: j.run, Estimate: j.est, Procs: j.procs, User: j.user, Index: int32(i)}
+	}
+	for _, tc := range []struct {
+		spec string
+		job6 sim.Time
+	}{
+		// Online, job 6 (criterion *) sees session 1: median(60, 70) = 65.
+		{"sbh:prop=false", 65},
+		// Recorded, job 4's think time is negative: one session, and job
+		// 6 sees all five terminated jobs: median(60, 70, 100, 120, 300).
+		{"sbh:prop=false,sessions=recorded", 100},
+	} {
+		p, err := New(tc.spec, Env{Trace: tr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := append([]sim.Job(nil), sj...)
+		res, err := sim.Run(context.Background(), sim.NewReplay(jobs), sched.NewFCFS(), sim.Config{Procs: 100, Predictor: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range res.Jobs {
+			if o.ID == 6 && o.Initial != tc.job6 {
+				t.Errorf("%s: job 6 predicted %d, want %d", tc.spec, o.Initial, tc.job6)
+			}
+		}
+	}
+	if _, err := New("sbh:sessions=recorded", Env{}); err == nil {
+		t.Error("sessions=recorded without a log: no error")
+	}
+}

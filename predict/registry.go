@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -54,10 +55,12 @@ var (
 		{"cap", "cap at the estimate: true or false"}, {"prop", "propagation: true or false"}}
 	sbhParams = []param{{"crit", "criteria list, e.g. PE/P/E/*"}, {"search", "dfs or bfs"},
 		{"depth", "sessions searched back, 0 = all"}, {"prop", "propagation: true or false"},
-		{"cap", "cap at the estimate: true or false"}, {"gap", "session gap in seconds, > 0"}}
+		{"cap", "cap at the estimate: true or false"}, {"gap", "session gap in seconds, > 0"},
+		{"sessions", "online (from the simulation) or recorded (the log's schedule)"}}
 	noestParams = []param{{"crit", "criteria list without E, e.g. PX/P/X/*"}, {"search", "dfs or bfs"},
 		{"depth", "sessions searched back, 0 = all"}, {"prop", "propagation: true or false"},
-		{"gap", "session gap in seconds, > 0"}}
+		{"gap", "session gap in seconds, > 0"},
+		{"sessions", "online (from the simulation) or recorded (the log's schedule)"}}
 )
 
 var kinds = map[string]kind{
@@ -251,8 +254,9 @@ func buildRUH(name string, kv map[string]string, env Env) (Predictor, error) {
 
 type sbhPredictor struct {
 	*SBH
-	name  string
-	limit sim.Time
+	name     string
+	limit    sim.Time
+	recorded bool
 }
 
 func (s sbhPredictor) Spec() string {
@@ -265,6 +269,9 @@ func (s sbhPredictor) Spec() string {
 		out += fmt.Sprintf(",cap=%t", s.Cap)
 	}
 	out += fmt.Sprintf(",gap=%d", s.Gap)
+	if s.recorded {
+		out += ",sessions=recorded"
+	}
 	if s.limit > 0 {
 		out += fmt.Sprintf(",limit=%d", s.limit)
 	}
@@ -300,6 +307,7 @@ func buildSBH(name string, kv map[string]string, env Env) (Predictor, error) {
 		capped = p.bool("cap", true)
 	}
 	gap := p.int("gap", 1200, 1, 1<<40)
+	sessions := p.choice("sessions", "online", "online", "recorded")
 	var limit sim.Time
 	if name == "sbh-noest-balanced" {
 		limit = maxEstimate(env.Trace)
@@ -310,6 +318,24 @@ func buildSBH(name string, kv map[string]string, env Env) (Predictor, error) {
 	}
 	s := NewSBH(cs, search == "bfs", depth, sim.Time(gap))
 	s.Cap, s.Propagate, s.Miss = capped, prop, env.Miss
+	if sessions == "recorded" {
+		if env.Trace == nil {
+			return nil, fmt.Errorf("predictor %s: sessions=recorded needs the log", name)
+		}
+		// Last cuts when the think time exceeds its threshold; SBH's rule
+		// (spec talby section 14.2) when it reaches the gap.
+		part, err := session.IdentifySessions(env.Trace, session.Options{Method: session.Last, Threshold: int64(gap) - 1})
+		if err != nil {
+			return nil, fmt.Errorf("predictor %s: %w", name, err)
+		}
+		of := part.SessionOf()
+		s.SessionOf = func(j *sim.Job) int32 {
+			if j.Index < 0 || int(j.Index) >= len(of) {
+				return 0
+			}
+			return of[j.Index]
+		}
+	}
 	if t := env.Trace; t != nil {
 		s.Exec = func(j *sim.Job) int32 {
 			if j.Index < 0 || int(j.Index) >= len(t.Jobs) {
@@ -324,7 +350,7 @@ func buildSBH(name string, kv map[string]string, env Env) (Predictor, error) {
 			s.Miss = sim.TimesTen{Limit: limit}
 		}
 	}
-	return sbhPredictor{SBH: s, name: name, limit: limit}, nil
+	return sbhPredictor{SBH: s, name: name, limit: limit, recorded: sessions == "recorded"}, nil
 }
 
 // maxEstimate returns the largest requested time of t, or

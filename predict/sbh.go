@@ -126,6 +126,11 @@ type SBH struct {
 	// Exec returns a job's executable number (-1 when unknown); nil means
 	// always -1.
 	Exec func(j *sim.Job) int32
+	// SessionOf, when set, gives each job's session instead of the online
+	// rule: a number that orders the sessions of a user by time, such as
+	// the index of a session of package session's partition of the log
+	// (the recorded schedule's sessions). Gap is then unused.
+	SessionOf func(j *sim.Job) int32
 
 	users map[int32]*sbhUser
 	hist  map[matchKey]*matches
@@ -134,7 +139,7 @@ type SBH struct {
 }
 
 type sbhUser struct {
-	sessions int32   // number of sessions so far
+	cur      int32   // newest session
 	last     sim.Ref // most recently submitted job
 	lastEnd  sim.Time
 	lastDone bool
@@ -184,15 +189,18 @@ func (p *SBH) exec(j *sim.Job) int32 {
 	return p.Exec(j)
 }
 
-// sessionOf returns the session a job of u arriving at t joins.
-func (p *SBH) sessionOf(u *sbhUser, t sim.Time) int32 {
-	if u.sessions == 0 {
+// sessionOf returns the session job j of u (nil for a new user) joins on
+// arrival.
+func (p *SBH) sessionOf(u *sbhUser, j *sim.Job) int32 {
+	switch {
+	case p.SessionOf != nil:
+		return p.SessionOf(j)
+	case u == nil:
 		return 0
+	case !u.lastDone || j.Submit-u.lastEnd < p.Gap:
+		return u.cur
 	}
-	if !u.lastDone || t-u.lastEnd < p.Gap {
-		return u.sessions - 1
-	}
-	return u.sessions
+	return u.cur + 1
 }
 
 // Predict implements [sim.Predictor]: it predicts job j, arriving now or
@@ -204,10 +212,7 @@ func (p *SBH) Predict(j *sim.Job) sim.Time {
 	}
 	// The newest session is the one j joins on arrival (a new one has no
 	// terminated jobs yet but counts for Depth).
-	cur := max(u.sessions-1, 0)
-	if s := p.sessionOf(u, j.Submit); s > cur {
-		cur = s
-	}
+	cur := max(u.cur, p.sessionOf(u, j))
 	oldest := int32(0)
 	if p.Depth > 0 {
 		oldest = cur - int32(p.Depth) + 1
@@ -267,14 +272,13 @@ func (p *SBH) Arrived(v *sim.View, r sim.Ref, dst []sim.Update) []sim.Update {
 		return dst
 	}
 	u := p.users[uid]
+	j := v.Job(r)
+	s := p.sessionOf(u, &j)
 	if u == nil {
-		u = &sbhUser{}
+		u = &sbhUser{cur: s}
 		p.users[uid] = u
 	}
-	s := p.sessionOf(u, v.Submit(r))
-	if s == u.sessions {
-		u.sessions++
-	}
+	u.cur = max(u.cur, s)
 	p.sess[r] = s
 	u.last, u.lastDone = r, false
 	p.act.add(uid, r)
