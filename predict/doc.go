@@ -16,10 +16,20 @@
 // terminates, and sessions are cut online from the simulated terminations
 // (a user's job joins the session of the user's previous submitted job if
 // that job is still running or waiting, or ended less than the session gap
-// before, 20 minutes by default; spec talby sections 13.6 and 14.2). The
+// before, 20 minutes by default; spec talby sections 13.6 and 14.2), or,
+// with the parameter sessions=recorded, taken from the log's recorded
+// schedule by package session (method Last, the same 20-minute rule). The
 // executable an SBH criterion compares is not part of [sim.Job]: a
 // predictor built for a trace reads it from trace.Trace.Jobs[j.Index].App
 // (-1 when unknown, and -1 equals -1).
+//
+// Propagation (parameter prop) recomputes, when a job terminates, the
+// predictions of its user's waiting and running jobs; a job that has
+// missed a deadline keeps the prediction its miss policy gave, and a
+// running job whose recomputed prediction is not beyond its elapsed time
+// is treated as missing its deadline. A deadline miss itself adds nothing
+// to the history (the spec's optional pseudo-runtime on a miss is not
+// implemented), so it is not propagated.
 //
 // [New] builds a predictor from a specification such as "ruh",
 // "ruh:n=2,stat=mean", "sbh:crit=PE/P/E/*,search=dfs" or
