@@ -212,6 +212,7 @@ func missNext(p MissPolicy, j *Job, m MissInfo) Time {
 }
 
 // ParsePredictor parses "requested", "perfect" or "constant:SECONDS"
+// (package predict has the full registry, with the history predictors)
 // (default 1 s); miss is the deadline-miss policy (nil means [Gradual]).
 func ParsePredictor(s string, miss MissPolicy) (Predictor, error) {
 	switch strings.ToLower(s) {

@@ -63,15 +63,17 @@ Schedulers: ` + schedulerList() + `.
 Backfilling schedulers plan with runtime predictions: by default the users'
 requested times (SWF field 9); --predictor perfect uses the actual runtimes,
 --predictor constant:S a constant, and the history predictors learn from the
-simulated runtimes of each user's earlier jobs: ` + predictorList() + `.
-Parameters follow the name: --predictor ruh:n=2,stat=mean or
---predictor sbh:crit=E/P/X,search=bfs,depth=10 (criteria: sets of P
-processors, E estimate, X executable, or *, separated by /). A job still
-running when its prediction is reached gets a new one (--miss-policy; by
-default the predictor's own policy). The report judges the predictions:
-mean absolute error and relative accuracy (min(P,R)/max(P,R)) of the
-predictions on arrival, and of all predictions weighted by how long each was
-in force from submission to termination. Jobs run their whole recorded runtime
+simulated runtimes of each user's earlier jobs. Parameters follow the name:
+--predictor ruh:n=2,stat=mean or --predictor sbh:crit=E/P/X,search=bfs,depth=10
+(criteria: sets of P processors, E estimate, X executable, or *, separated by
+/); a bad parameter's error lists the valid ones with their ranges.
+Predictors:
+` + predictorList() + `
+A job still running when its prediction is reached gets a new one
+(--miss-policy; by default the predictor's own policy). The report judges the
+predictions: mean absolute error and relative accuracy (min(P,R)/max(P,R)) of
+the predictions on arrival, and of all predictions weighted by how long each
+was in force from submission to termination. Jobs run their whole recorded runtime
 even past their requested time unless --kill is given. Jobs without a
 requested time get one from --missing-estimate.
 
@@ -118,15 +120,20 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 }
 
 func predictorList() string {
-	var b []string
+	var b strings.Builder
 	for _, n := range predict.Names() {
-		d := n + " (" + predict.Describe(n)
-		if u := predict.Usage(n); len(u) > 0 {
-			d += "; parameters " + strings.Join(u, ", ")
+		b.WriteString("  " + n + ": " + predict.Describe(n))
+		var keys []string
+		for _, u := range predict.Usage(n) {
+			k, _, _ := strings.Cut(u, " ")
+			keys = append(keys, k)
 		}
-		b = append(b, d+")")
+		if len(keys) > 0 {
+			b.WriteString("; parameters " + strings.Join(keys, ", "))
+		}
+		b.WriteString("\n")
 	}
-	return strings.Join(b, "; ")
+	return b.String()
 }
 
 func schedulerList() string {
