@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -306,12 +307,12 @@ func buildSBH(name string, kv map[string]string, env Env) (Predictor, error) {
 	if !noest {
 		capped = p.bool("cap", true)
 	}
-	gap := p.int("gap", 1200, 1, 1<<40)
+	gap := p.int("gap", 1200, 1, math.MaxInt32)
 	sessions := p.choice("sessions", "online", "online", "recorded")
 	var limit sim.Time
 	if name == "sbh-noest-balanced" {
 		limit = maxEstimate(env.Trace)
-		limit = sim.Time(p.int("limit", int(limit), 1, 1<<40))
+		limit = sim.Time(p.int("limit", int(limit), 1, math.MaxInt32))
 	}
 	if p.err != nil {
 		return nil, p.err

@@ -239,7 +239,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			return nil, usageError{err}
 		}
 	}
-	if _, err := predict.New(opts.predictor, predict.Env{Miss: miss}); err != nil {
+	if _, err := predict.New(opts.predictor, predict.Env{Trace: &trace.Trace{}, Miss: miss}); err != nil {
 		return nil, usageError{err} // checked before the trace is read
 	}
 	fill, err := sim.ParseEstimateFallback(opts.missingEstimate)

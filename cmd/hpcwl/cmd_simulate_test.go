@@ -181,6 +181,8 @@ func TestSimulatePredictors(t *testing.T) {
 		{"easy++", "ruh:n=2,stat=mean,cap=true,prop=false", "estimate-gradual"},
 		{"sbh:search=bfs", "sbh:crit=PE/P/E/*,search=bfs,depth=0,prop=true,cap=true,gap=1200", "estimate-gradual"},
 		{"sbh-noest", "sbh-noest:crit=PX/P/X/*,search=dfs,depth=0,prop=false,gap=1200", "times10"},
+		{"sbh:sessions=recorded", "sbh:crit=PE/P/E/*,search=dfs,depth=0,prop=true,cap=true,gap=1200,sessions=recorded", "estimate-gradual"},
+		{"sbh-noest-balanced", "sbh-noest-balanced:crit=PX/P/X/*,search=dfs,depth=0,prop=false,gap=1200,limit=216000", "times10:216000"},
 		{"constant", "constant:1", "gradual"},
 	} {
 		code, out, errOut := runCLI(t, "simulate", "--json", "--scheduler", "sjbf", "--predictor", tc.pred, "builtin:KTH-SP2")
