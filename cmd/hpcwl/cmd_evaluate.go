@@ -355,12 +355,12 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	}
 	rep.Prefix = prefix
 	if opts.curveOut != "" {
-		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error { return writeEvaluateCurve(w, t, runs, step) }); err != nil {
+		if err := writeTableOutput(opts.curveOut, "evaluate curve csv", stdout, func(w io.Writer) error { return writeEvaluateCurve(w, t, runs, step) }); err != nil {
 			return err
 		}
 	}
 	if opts.jobsOut != "" {
-		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
+		if err := writeTableOutput(opts.jobsOut, "batsim jobs.csv", stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
 			return err
 		}
 	}

@@ -228,7 +228,7 @@ and are refused. --interactive-procs sets the interactive partition size
 
 As in the paper, only completed jobs (status 1) are used unless --status all.` + exitStatusHelp,
 		Example: `  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json
-  hpcwl fit lublin --typed --exclude-slots 7 builtin:SDSC-Par-1996 -o sdsc-typed.json
+  hpcwl fit lublin --typed --exclude-slots 7 SDSC-Par-1996-3.1-cln.swf.gz -o sdsc-typed.json
   hpcwl generate lublin --params kth-params.json --jobs 20000 --seed 1 -o kth-model.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
@@ -313,6 +313,8 @@ func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) 
 	if out.Params.Target, err = lublin.TargetOf(all); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	out.Params.Source = &lublin.Source{Log: name, SHA256: t.SHA256, MachineProcs: t.Procs,
+		Version: "hpcwl " + version.String(), Command: commandLine()}
 	if opts.out != "" {
 		if err := writeOutput(opts.out, stdout, func(w io.Writer) error { return lublin.WriteParams(w, out.Params) }); err != nil {
 			return err

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -142,15 +145,16 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		cfg.Duration = int64(d)
 	}
 	if opts.params != "" {
-		f, err := os.Open(opts.params)
+		data, err := os.ReadFile(opts.params)
 		if err != nil {
 			return err
 		}
-		cfg.Params, err = lublin.ReadParams(f)
-		f.Close()
+		cfg.Params, err = lublin.ReadParams(bytes.NewReader(data))
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.params, err)
 		}
+		sum := sha256.Sum256(data)
+		runInputs = append(runInputs, inputRecord{Name: opts.params, SHA256: hex.EncodeToString(sum[:])})
 	} else {
 		switch lublin.Mode(opts.mode) {
 		case lublin.Whole, lublin.Typed:

@@ -88,7 +88,7 @@ Variant i uses the random stream (--seed, i): the results do not depend on
 the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 		Example: `  hpcwl replicate builtin:KTH-SP2 --variants 1000 --scheduler easy
   hpcwl replicate builtin:KTH-SP2 --variants 100 --scheduler fcfs --feedback --csv fcfs.csv
-  hpcwl replicate SDSC-BLUE-2000-4.2-cln.swf.gz --feedback --scheduler ups --alpha-user 1 --json`,
+  hpcwl replicate SDSC-SP2-1998-4.2-cln.swf.gz --variants 20 --feedback --scheduler ups --alpha-user 1 --json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runReplicate(cmd.Context(), opts, args[0], stdout, stderr)
@@ -263,7 +263,7 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 				version.String(), schedName, opts.model, opts.fluid, regen, opts.load, opts.seed)
 			dir := opts.record
 			cfg.Record = func(i int, t *trace.Trace) error {
-				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), t.WriteSWF)
+				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), stamped(t).WriteSWF)
 			}
 		}
 	}
@@ -288,12 +288,12 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	rep := replicateReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Scheduler: schedName,
 		Procs: cfg.Procs, Seed: gen.Seed, Workers: opts.workers, Result: res}
 	if opts.csvOut != "" {
-		if err := writeOutput(opts.csvOut, stdout, func(w io.Writer) error { return writeSummaryCSV(w, res) }); err != nil {
+		if err := writeTableOutput(opts.csvOut, "replicate summary csv", stdout, func(w io.Writer) error { return writeSummaryCSV(w, res) }); err != nil {
 			return err
 		}
 	}
 	if opts.runsOut != "" {
-		if err := writeOutput(opts.runsOut, stdout, func(w io.Writer) error { return writeRunsCSV(w, res) }); err != nil {
+		if err := writeTableOutput(opts.runsOut, "replicate runs csv", stdout, func(w io.Writer) error { return writeRunsCSV(w, res) }); err != nil {
 			return err
 		}
 	}

@@ -145,7 +145,7 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, s
 	rep := sessionsReport{Version: version.String(), Trace: name, SHA256: t.SHA256, Reduction: red.String(),
 		Stats: p.Stats(), SessionGraph: sg.Stats(opts.perUser), BatchGraph: bg.Stats(false)}
 	if opts.swfOut != "" {
-		if err := writeOutput(opts.swfOut, stdout, annotated(t, bg, so, red).WriteSWF); err != nil {
+		if err := writeOutput(opts.swfOut, stdout, stamped(annotated(t, bg, so, red)).WriteSWF); err != nil {
 			return err
 		}
 	}

@@ -215,7 +215,7 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 		return err
 	}
 	if opts.jobsOut != "" {
-		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.jobsOut, "batsim jobs.csv", stdout, func(w io.Writer) error {
 			return writeBatsimJobs(w, run.res, workloadName(name))
 		}); err != nil {
 			return err
@@ -223,12 +223,12 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	}
 	if opts.swfOut != "" {
 		out := simulatedTrace(run)
-		if err := writeOutput(opts.swfOut, stdout, out.WriteSWF); err != nil {
+		if err := writeOutput(opts.swfOut, stdout, stamped(out).WriteSWF); err != nil {
 			return err
 		}
 	}
 	if opts.cycleOut != "" {
-		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error { return writeCycleCSV(w, run) }); err != nil {
+		if err := writeTableOutput(opts.cycleOut, "weekly cycle csv", stdout, func(w io.Writer) error { return writeCycleCSV(w, run) }); err != nil {
 			return err
 		}
 	}

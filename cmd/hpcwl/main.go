@@ -75,6 +75,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	prevWarn := warnOut
 	warnOut = stderr
 	defer func() { warnOut = prevWarn }()
+	runArgs, runInputs = args, nil
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)

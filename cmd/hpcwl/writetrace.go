@@ -32,6 +32,7 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 			return err
 		}
 	}
+	t = stamped(t)
 	return writeOutput(name, stdout, func(w io.Writer) error {
 		switch format {
 		case formatCSV:
@@ -71,6 +72,7 @@ func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	recordInput(t)
 	for _, w := range t.Check() {
 		fmt.Fprintf(warnOut, "warning: %s\n", w)
 	}
