@@ -93,9 +93,9 @@ func stamped(t *trace.Trace) *trace.Trace {
 	return &c
 }
 
-// provenance is the content of a sidecar file and of a parameter file's
+// provenanceRecord is the content of a sidecar file and of a parameter file's
 // "source".
-type provenance struct {
+type provenanceRecord struct {
 	Version string        `json:"hpcwl_version"`
 	Command string        `json:"command"`
 	Inputs  []inputRecord `json:"inputs"`
@@ -103,12 +103,12 @@ type provenance struct {
 	Format  string        `json:"format,omitempty"`
 }
 
-func currentProvenance() provenance {
+func currentProvenance() provenanceRecord {
 	in := runInputs
 	if in == nil {
 		in = []inputRecord{}
 	}
-	return provenance{Version: version.String(), Command: commandLine(), Inputs: in}
+	return provenanceRecord{Version: version.String(), Command: commandLine(), Inputs: in}
 }
 
 // sidecarName is the name of the provenance file written beside name.

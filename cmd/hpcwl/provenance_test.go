@@ -90,7 +90,7 @@ func TestProvenanceSidecar(t *testing.T) {
 	if !strings.HasPrefix(string(b), "job_id,") {
 		t.Errorf("jobs.csv must start with Batsim's header row, starts %q", string(b[:20]))
 	}
-	var p provenance
+	var p provenanceRecord
 	sb, err := os.ReadFile(jobs + ".json")
 	if err != nil {
 		t.Fatal(err)
