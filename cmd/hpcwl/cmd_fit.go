@@ -240,7 +240,8 @@ As in the paper, only completed jobs (status 1) are used unless --status all.` +
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the fitted parameters (JSON) to this file")
 	cmd.Flags().StringVar(&opts.status, "status", "completed", `jobs to fit: "completed" (status 1) or "all"`)
 	cmd.Flags().BoolVar(&opts.typed, "typed", false, "fit whole, batch (queue >= 1) and interactive (queue 0) classes; writes a typed parameter set")
-	cmd.Flags().IntVar(&opts.interactiveProcs, "interactive-procs", 0, "with --typed: processors of the interactive partition (0: fitted from the sizes)")
+	cmd.Flags().IntVar(&opts.interactiveProcs, "interactive-procs", 0, "with --typed: processors of the interactive partition (default: fitted from the sizes)")
+	positiveFlags(cmd, "interactive-procs")
 	cmd.Flags().IntSliceVar(&opts.exclude, "exclude-slots", nil, "half-hour slots (0-47) left out of the daily cycle, e.g. 7 for an administrative 03:30 peak")
 	return cmd
 }

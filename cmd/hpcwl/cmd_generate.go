@@ -72,12 +72,25 @@ cycle. The default parameters are the published ones ("whole" mode, or
 "typed" batch + interactive); --params reads a JSON file as written by
 "hpcwl fit lublin -o", which may also be edited by hand.
 
---procs scales the model to a machine of that size; --load calibrates the
-arrival rate to a target offered load. The same options and seed always give
-the same jobs. The output header records the model, parameters and seed.` + exitStatusHelp,
+--procs scales the model to a machine of that size; no job is wider than the
+machine, whatever its size (a size drawn above it is drawn again). --load
+calibrates the arrival rate to a target offered load. Parameters fitted to a
+log carry its arrival rate and offered load: by default the arrival rate is
+calibrated to the log's (--own-rate keeps the fitted arrival parameters' own),
+and both the expected rate and load are reported next to the log's.
+
+--estimates tsafrir gives every job a requested time from the model of user
+runtime estimates of Tsafrir, Etsion and Feitelson (JSSPP 2005): a few round,
+popular values, the maximum (--max-estimate) the most popular, never below the
+job's runtime; --users N assigns Zipf-distributed user IDs. With both, the log
+runs under EASY with realistic estimates and feeds sessions and evaluate.
+
+The same options and seed always give the same jobs. The output header records
+the model, parameters and seed.` + exitStatusHelp,
 		Example: `  hpcwl generate lublin --procs 256 --jobs 10000 -o lublin.swf
   hpcwl generate lublin --mode typed --load 0.8 --seed 3 -o typed.swf.gz
-  hpcwl generate lublin --params kth-params.json --jobs 20000 -o kth-model.swf`,
+  hpcwl generate lublin --params kth-params.json --jobs 20000 -o kth-model.swf
+  hpcwl generate lublin --jobs 20000 --estimates tsafrir --users 100 -o with-estimates.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
 			return runGenerateLublin(opts, stdout, stderr)

@@ -63,6 +63,8 @@ func TestZeroIsNotDefault(t *testing.T) {
 		{"info", "--procs", "0", "builtin:KTH-SP2"},
 		{"replicate", "--tau", "0", "builtin:KTH-SP2"},
 		{"replicate", "--workers", "0", "builtin:KTH-SP2"},
+		{"fit", "lublin", "--typed", "--interactive-procs", "0", "builtin:KTH-SP2"},
+		{"generate", "lublin", "--users", "0"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -50,14 +50,17 @@ import (
 const (
 	minute = 60
 	hour   = 3600
-	// head is the number of values in the head of the histogram.
+	// head is the number of values in the head of the histogram: the 20
+	// most popular (Tsafrir, Etsion & Feitelson 2005).
 	head = 20
-	// headShare is the percentage of jobs using a head value.
+	// headShare is the percentage of jobs using a head value, 89% in the
+	// logs studied (Tsafrir, Etsion & Feitelson 2005; published default).
 	headShare = 89.0
 )
 
 // Head sizes: popularity rank x = 2..20 holds headA·e^(headB·x) + headC
-// percent of the jobs.
+// percent of the jobs (Tsafrir, Etsion & Feitelson 2005, the exponential fit
+// of the popularity of the 20 most popular values; published defaults).
 const (
 	headA = 14.0491
 	headB = -0.177531
@@ -65,24 +68,28 @@ const (
 )
 
 // Tail sizes: popularity rank x >= 21 holds a share proportional to
-// tailA·x^tailB.
+// tailA·x^tailB (Tsafrir, Etsion & Feitelson 2005, the power-law fit of the
+// popularity of the other values; published defaults).
 const (
 	tailA = 795.6
 	tailB = -2.267
 )
 
-// Tail times: a = 1 + timeP·K^timeQ in y = (a − 1)x / (a − x).
+// Tail times: a = 1 + timeP·K^timeQ in y = (a − 1)x / (a − x) (Tsafrir,
+// Etsion & Feitelson 2005, the fit of estimate values against their time
+// rank; published defaults).
 const (
 	timeP = 12.1039
 	timeQ = -0.6026
 )
 
-// valueCount are the paper's points of the number of distinct estimate
-// values against the number of jobs, joined linearly.
+// valueCount are the points of the number of distinct estimate values
+// against the number of jobs, joined linearly (Tsafrir, Etsion & Feitelson
+// 2005, the linear model of the number of values; published defaults).
 var valueCount = [][2]int{{0, 0}, {20, 10}, {200, 20}, {1000, 35}, {10000, 90}, {70000, 340}, {250000, 565}}
 
 // joint are the 15 values among the 20 most popular in all four logs
-// studied, in seconds.
+// studied, in seconds (Tsafrir, Etsion & Feitelson 2005).
 var joint = []int64{5 * minute, 15 * minute, 10 * minute, 20 * minute, 30 * minute,
 	1 * hour, 2 * hour, 3 * hour, 4 * hour, 5 * hour, 6 * hour, 8 * hour, 10 * hour, 12 * hour, 18 * hour}
 
@@ -91,7 +98,8 @@ var roundSteps = []int64{200 * hour, 100 * hour, 50 * hour, 10 * hour, 5 * hour,
 
 // rankTable gives, for time rank t of the head (0 is the maximum, then the
 // other head values in increasing order), the popularity rank observed in
-// SDSC-SP2, CTC-SP2, KTH-SP2 and SDSC-BLUE.
+// SDSC-SP2, CTC-SP2, KTH-SP2 and SDSC-BLUE (Tsafrir, Etsion & Feitelson
+// 2005, the popularity ranks of the head values in the four logs).
 var rankTable = [head][4]int{
 	{3, 1, 1, 1}, {1, 3, 4, 6}, {4, 4, 10, 5}, {17, 2, 14, 3}, {13, 12, 20, 7},
 	{7, 9, 2, 2}, {8, 8, 3, 18}, {18, 18, 7, 19}, {2, 6, 12, 4}, {6, 7, 6, 11},
