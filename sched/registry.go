@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hpcwl/hpcwl/sim"
@@ -16,26 +17,50 @@ type Options struct {
 	// doubled estimates" (spec talby section 11.2). The kill time stays the
 	// requested time. 0 means 1 (2 for "easy-x2"); it must be >= 1.
 	EstimateFactor float64
+	// Params sets named parameters of a policy, as text ("slack": "2" for
+	// flex, "switch": "12h" for pbas); [Params] lists each policy's
+	// parameters with their defaults. Unset parameters keep their
+	// defaults; an unknown name or a value out of range is an error.
+	Params map[string]string
 }
 
-// Factory builds a fresh scheduler for one run.
-type Factory func(o Options) sim.Scheduler
+// Param describes one named parameter of a policy.
+type Param struct {
+	Name, Default, About string
+}
+
+// factory builds a fresh scheduler for one run from the options and the
+// policy's parameters (every declared one present, defaults filled in).
+type factory func(o Options, p params) (sim.Scheduler, error)
 
 type entry struct {
-	factory       Factory
+	factory       factory
 	usesEstimates bool
 	about         string
+	params        []Param
 }
 
-var registry = map[string]entry{
-	"fcfs":         {func(Options) sim.Scheduler { return NewFCFS() }, false, "first come first served, no backfilling"},
-	"easy":         {func(o Options) sim.Scheduler { return NewEASY(o.EstimateFactor) }, true, "EASY backfilling: reservation for the oldest waiting job only"},
-	"easy-x2":      {func(o Options) sim.Scheduler { return NewEASY(orDefault(o.EstimateFactor, 2)) }, true, "EASY with doubled estimates"},
-	"conservative": {func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }, true, "conservative backfilling: a reservation for every waiting job"},
-	"sjf":          {func(Options) sim.Scheduler { return NewSJF() }, false, "shortest (predicted) job first, no backfilling"},
-	"sjbf":         {func(o Options) sim.Scheduler { return NewSJBF(o.EstimateFactor) }, true, "EASY with predictions and shortest-first backfilling"},
-	"ups":          {func(Options) sim.Scheduler { return NewUPS(0.5, ByLoad) }, false, "User Priority Scheduler, load-based, alpha_user 0.5"},
-	"ups-recency":  {func(Options) sim.Scheduler { return NewUPS(0.5, ByRecency) }, false, "User Priority Scheduler, recency-based, alpha_user 0.5"},
+func plain(f func(o Options) sim.Scheduler) factory {
+	return func(o Options, _ params) (sim.Scheduler, error) { return f(o), nil }
+}
+
+var registry = map[string]entry{}
+
+func init() {
+	for n, e := range map[string]entry{
+		"fcfs":         {plain(func(Options) sim.Scheduler { return NewFCFS() }), false, "first come first served, no backfilling", nil},
+		"easy":         {plain(func(o Options) sim.Scheduler { return NewEASY(o.EstimateFactor) }), true, "EASY backfilling: reservation for the oldest waiting job only", nil},
+		"easy-x2":      {plain(func(o Options) sim.Scheduler { return NewEASY(orDefault(o.EstimateFactor, 2)) }), true, "EASY with doubled estimates", nil},
+		"conservative": {plain(func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }), true, "conservative backfilling: a reservation for every waiting job", nil},
+		"sjf":          {plain(func(Options) sim.Scheduler { return NewSJF() }), false, "shortest (predicted) job first, no backfilling", nil},
+		"sjbf":         {plain(func(o Options) sim.Scheduler { return NewSJBF(o.EstimateFactor) }), true, "EASY with predictions and shortest-first backfilling", nil},
+		"ups":          {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByLoad) }), false, "User Priority Scheduler, load-based, alpha_user 0.5", nil},
+		"ups-recency":  {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByRecency) }), false, "User Priority Scheduler, recency-based, alpha_user 0.5", nil},
+		"maui":         {newMauiFactory, true, "Maui, default configuration: priority order, one reservation, first-fit backfilling of every waiting job", mauiParams},
+		"flex":         {newFlexFactory, true, "Flex: slack-based backfilling, the queue order of least total wait within each job's slack", flexParams},
+	} {
+		registry[n] = e
+	}
 }
 
 func orDefault(f, d float64) float64 {
@@ -58,6 +83,10 @@ func Names() []string {
 // Describe returns a one-line description of the named scheduler, or "".
 func Describe(name string) string { return registry[strings.ToLower(name)].about }
 
+// Params returns the named parameters of a scheduler with their defaults
+// (nil for an unknown name or a policy without parameters).
+func Params(name string) []Param { return registry[strings.ToLower(name)].params }
+
 // New returns a new scheduler by name (case-insensitive), with default
 // options. An unknown name gives an error listing the valid ones.
 func New(name string) (sim.Scheduler, error) { return NewWithOptions(name, Options{}) }
@@ -77,7 +106,29 @@ func NewWithOptions(name string, o Options) (sim.Scheduler, error) {
 			return nil, fmt.Errorf("estimate factor %v: must be >= 1", o.EstimateFactor)
 		}
 	}
-	return e.factory(o), nil
+	p := params{policy: strings.ToLower(name), v: map[string]string{}}
+	for _, d := range e.params {
+		p.v[d.Name] = d.Default
+	}
+	for k, val := range o.Params {
+		k = strings.ToLower(k)
+		if _, ok := p.v[k]; !ok {
+			return nil, fmt.Errorf("scheduler %s has no parameter %q; valid: %s", name, k, paramNames(e.params))
+		}
+		p.v[k] = val
+	}
+	return e.factory(o, p)
+}
+
+func paramNames(ps []Param) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	var b []string
+	for _, p := range ps {
+		b = append(b, p.Name+" (default "+p.Default+")")
+	}
+	return strings.Join(b, ", ")
 }
 
 func estimateUsers() []string {
@@ -88,4 +139,78 @@ func estimateUsers() []string {
 		}
 	}
 	return ns
+}
+
+// params holds the text values of a policy's parameters.
+type params struct {
+	policy string
+	v      map[string]string
+}
+
+// float parses parameter name as a number in [lo, hi].
+func (p params) float(name string, lo, hi float64) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(p.v[name]), 64)
+	if err != nil || math.IsNaN(f) || f < lo || f > hi {
+		rng := fmt.Sprintf(">= %v", lo)
+		if !math.IsInf(hi, 1) {
+			rng = fmt.Sprintf("in [%v, %v]", lo, hi)
+		}
+		return 0, fmt.Errorf("%s parameter %s=%q: must be a number %s", p.policy, name, p.v[name], rng)
+	}
+	return f, nil
+}
+
+// duration parses parameter name as a duration (a number of seconds or a
+// number with unit s, m, h, d or w), at least one second.
+func (p params) duration(name string) (sim.Time, error) {
+	s := strings.TrimSpace(strings.ToLower(p.v[name]))
+	unit := 1.0
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 's':
+			s = s[:n-1]
+		case 'm':
+			s, unit = s[:n-1], 60
+		case 'h':
+			s, unit = s[:n-1], 3600
+		case 'd':
+			s, unit = s[:n-1], 86400
+		case 'w':
+			s, unit = s[:n-1], 7*86400
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || f*unit < 1 || f*unit > 1e12 {
+		return 0, fmt.Errorf("%s parameter %s=%q: must be a duration of at least 1s (e.g. 300, 5m, 12h, 7d, 2w)", p.policy, name, p.v[name])
+	}
+	return sim.Time(math.Round(f * unit)), nil
+}
+
+var mauiParams = []Param{
+	{"queuetime", "1", "priority weight of each minute a job has waited (>= 0)"},
+	{"xfactor", "0", "priority weight of the expansion factor (wait + planned) / planned (>= 0)"},
+}
+
+func newMauiFactory(o Options, p params) (sim.Scheduler, error) {
+	qw, err := p.float("queuetime", 0, math.Inf(1))
+	if err != nil {
+		return nil, err
+	}
+	xw, err := p.float("xfactor", 0, math.Inf(1))
+	if err != nil {
+		return nil, err
+	}
+	return NewMaui(qw, xw, o.EstimateFactor), nil
+}
+
+var flexParams = []Param{
+	{"slack", "1", "slack factor: a job may be delayed by this many times the mean wait so far (>= 0; 0 plans as conservative backfilling)"},
+}
+
+func newFlexFactory(o Options, p params) (sim.Scheduler, error) {
+	sf, err := p.float("slack", 0, math.Inf(1))
+	if err != nil {
+		return nil, err
+	}
+	return NewFlex(sf, o.EstimateFactor), nil
 }
