@@ -205,3 +205,31 @@ func cmpKeyed(a, b keyed) int {
 	}
 	return int(a.ref - b.ref)
 }
+
+var _ sim.Restorer = (*Conservative)(nil)
+
+// Restore implements [sim.Restorer]: the running jobs of v occupy the
+// profile until their planned ends, and the waiting jobs, in arrival order,
+// take the earliest reservations that fit.
+func (s *Conservative) Restore(v *sim.View) {
+	now := v.Now()
+	s.prof = newProfile(v.Procs())
+	s.prof.t[0] = now
+	s.init = true
+	s.waiting.a, s.running, s.arrivals = s.waiting.a[:0], s.running[:0], s.arrivals[:0]
+	s.compress, s.rebuild = false, false
+	for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
+		s.res = grow(s.res, r, 0)
+		s.dur = grow(s.dur, r, 0)
+		s.runPos = grow(s.runPos, r, 0)
+		switch {
+		case v.Running(r):
+			s.dur[r] = max(v.Start(r)+s.plan(v, r), now+1)
+			s.prof.add(now, s.dur[r], -int32(v.Size(r)))
+			s.runPos[r] = int32(len(s.running))
+			s.running = append(s.running, r)
+		case v.Waiting(r):
+			s.arrivals = append(s.arrivals, r)
+		}
+	}
+}

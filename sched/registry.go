@@ -48,16 +48,19 @@ var registry = map[string]entry{}
 
 func init() {
 	for n, e := range map[string]entry{
-		"fcfs":         {plain(func(Options) sim.Scheduler { return NewFCFS() }), false, "first come first served, no backfilling", nil},
-		"easy":         {plain(func(o Options) sim.Scheduler { return NewEASY(o.EstimateFactor) }), true, "EASY backfilling: reservation for the oldest waiting job only", nil},
-		"easy-x2":      {plain(func(o Options) sim.Scheduler { return NewEASY(orDefault(o.EstimateFactor, 2)) }), true, "EASY with doubled estimates", nil},
-		"conservative": {plain(func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }), true, "conservative backfilling: a reservation for every waiting job", nil},
-		"sjf":          {plain(func(Options) sim.Scheduler { return NewSJF() }), false, "shortest (predicted) job first, no backfilling", nil},
-		"sjbf":         {plain(func(o Options) sim.Scheduler { return NewSJBF(o.EstimateFactor) }), true, "EASY with predictions and shortest-first backfilling", nil},
-		"ups":          {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByLoad) }), false, "User Priority Scheduler, load-based, alpha_user 0.5", nil},
-		"ups-recency":  {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByRecency) }), false, "User Priority Scheduler, recency-based, alpha_user 0.5", nil},
-		"maui":         {newMauiFactory, true, "Maui, default configuration: priority order, one reservation, first-fit backfilling of every waiting job", mauiParams},
-		"flex":         {newFlexFactory, true, "Flex: slack-based backfilling, the queue order of least total wait within each job's slack", flexParams},
+		"fcfs":          {plain(func(Options) sim.Scheduler { return NewFCFS() }), false, "first come first served, no backfilling", nil},
+		"easy":          {plain(func(o Options) sim.Scheduler { return NewEASY(o.EstimateFactor) }), true, "EASY backfilling: reservation for the oldest waiting job only", nil},
+		"easy-x2":       {plain(func(o Options) sim.Scheduler { return NewEASY(orDefault(o.EstimateFactor, 2)) }), true, "EASY with doubled estimates", nil},
+		"conservative":  {plain(func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }), true, "conservative backfilling: a reservation for every waiting job", nil},
+		"sjf":           {plain(func(Options) sim.Scheduler { return NewSJF() }), false, "shortest (predicted) job first, no backfilling", nil},
+		"sjbf":          {plain(func(o Options) sim.Scheduler { return NewSJBF(o.EstimateFactor) }), true, "EASY with predictions and shortest-first backfilling", nil},
+		"ups":           {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByLoad) }), false, "User Priority Scheduler, load-based, alpha_user 0.5", nil},
+		"ups-recency":   {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByRecency) }), false, "User Priority Scheduler, recency-based, alpha_user 0.5", nil},
+		"maui":          {newMauiFactory, true, "Maui, default configuration: priority order, one reservation, first-fit backfilling of every waiting job", mauiParams},
+		"flex":          {newFlexFactory, true, "Flex: slack-based backfilling, the queue order of least total wait within each job's slack", flexParams},
+		"wbas":          {newWBASFactory, true, "Workload-Based Adaptive Scheduler: Flex while recent jobs are more parallel than the moving average, else Maui", wbasParams},
+		"pbas":          {newPBASFactory, true, "Performance-Based Adaptive Scheduler: the candidate that did best over the last period, by shadow simulation", pbasParams},
+		"pbas-indirect": {newIndirectFactory, true, "indirect PBAS: PBAS switching between PBAS-util-7d and PBAS-resp-12h", indirectParams},
 	} {
 		registry[n] = e
 	}
@@ -213,4 +216,98 @@ func newFlexFactory(o Options, p params) (sim.Scheduler, error) {
 		return nil, err
 	}
 	return NewFlex(sf, o.EstimateFactor), nil
+}
+
+// restorable are the schedulers adaptive schedulers can switch between.
+// EASY is Maui in its default configuration, which schedules exactly as
+// EASY does (TestMauiDefaultIsEASY) and can take over a running
+// simulation.
+var restorable = map[string]func(o Options) sim.Restorer{
+	"maui":         func(o Options) sim.Restorer { return NewMaui(1, 0, o.EstimateFactor) },
+	"flex":         func(o Options) sim.Restorer { return NewFlex(1, o.EstimateFactor) },
+	"conservative": func(o Options) sim.Restorer { return NewConservative(o.EstimateFactor) },
+	"easy":         func(o Options) sim.Restorer { return NewMaui(1, 0, o.EstimateFactor) },
+}
+
+func candidates(p params, o Options) ([]Candidate, error) {
+	var cs []Candidate
+	seen := map[string]bool{}
+	for _, n := range strings.Split(p.v["candidates"], ",") {
+		n = strings.ToLower(strings.TrimSpace(n))
+		f, ok := restorable[n]
+		if !ok || seen[n] {
+			return nil, fmt.Errorf("%s parameter candidates=%q: each must be one of conservative, easy, flex, maui, without repeats", p.policy, p.v["candidates"])
+		}
+		seen[n] = true
+		cs = append(cs, Candidate{Name: n, New: func() sim.Restorer { return f(o) }})
+	}
+	return cs, nil
+}
+
+var wbasParams = []Param{
+	{"maf", "5000", "memory of the moving average of job sizes, in jobs (>= 1)"},
+	{"switch", "1d", "time between decision points (e.g. 2h, 1d)"},
+}
+
+func newWBASFactory(o Options, p params) (sim.Scheduler, error) {
+	maf, err := p.float("maf", 1, math.Inf(1))
+	if err != nil {
+		return nil, err
+	}
+	per, err := p.duration("switch")
+	if err != nil {
+		return nil, err
+	}
+	return NewWBAS(Candidate{"flex", func() sim.Restorer { return restorable["flex"](o) }},
+		Candidate{"maui", func() sim.Restorer { return restorable["maui"](o) }}, maf, per), nil
+}
+
+var pbasParams = []Param{
+	{"metric", "util", "what candidates are compared by over the last period: wait, resp, sld, bsld, util"},
+	{"switch", "7d", "time between decision points, also the measurement window (e.g. 12h, 7d)"},
+	{"candidates", "maui,flex", "comma-separated schedulers to switch between, the first active first: conservative, easy, flex, maui"},
+}
+
+func newPBASFactory(o Options, p params) (sim.Scheduler, error) {
+	m, err := ParseMetric(strings.TrimSpace(strings.ToLower(p.v["metric"])))
+	if err != nil {
+		return nil, fmt.Errorf("pbas parameter metric: %w", err)
+	}
+	per, err := p.duration("switch")
+	if err != nil {
+		return nil, err
+	}
+	cs, err := candidates(p, o)
+	if err != nil {
+		return nil, err
+	}
+	return NewPBAS("pbas", cs, m, per), nil
+}
+
+var indirectParams = []Param{
+	{"metric", "util", "what the PBAS configurations are compared by: wait, resp, sld, bsld, util"},
+	{"switch", "7d", "time between decision points of the outer scheduler"},
+}
+
+// newIndirectFactory builds indirect PBAS (spec talby section 12.3) over
+// the two best PBAS configurations of thesis Table 11, PBAS-util-7d and
+// PBAS-resp-12h, each over Maui and Flex.
+func newIndirectFactory(o Options, p params) (sim.Scheduler, error) {
+	m, err := ParseMetric(strings.TrimSpace(strings.ToLower(p.v["metric"])))
+	if err != nil {
+		return nil, fmt.Errorf("pbas-indirect parameter metric: %w", err)
+	}
+	per, err := p.duration("switch")
+	if err != nil {
+		return nil, err
+	}
+	base := []Candidate{
+		{"maui", func() sim.Restorer { return restorable["maui"](o) }},
+		{"flex", func() sim.Restorer { return restorable["flex"](o) }},
+	}
+	inner := []Candidate{
+		{"pbas-util-7d", func() sim.Restorer { return NewPBAS("pbas-util-7d", base, MetricUtilization, 7*86400) }},
+		{"pbas-resp-12h", func() sim.Restorer { return NewPBAS("pbas-resp-12h", base, MetricResponse, 12*3600) }},
+	}
+	return NewPBAS("pbas-indirect", inner, m, per), nil
 }

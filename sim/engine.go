@@ -88,6 +88,7 @@ type engine struct {
 	events   int64
 	passes   int64
 	ended    int
+	onEnd    func(Ref) // shadows: called for every termination
 }
 
 // Run simulates the jobs of src under scheduler s until every submitted job
@@ -244,6 +245,9 @@ func (e *engine) terminate(r Ref) {
 	e.free += int(o.Procs)
 	e.ended++
 	e.sch.Notify(&e.view, Notice{Kind: Ended, Job: r})
+	if e.onEnd != nil {
+		e.onEnd(r)
+	}
 	e.src.Ended(&e.view, r)
 	if e.learn != nil {
 		e.updBuf = e.learn.Ended(&e.view, r, e.updBuf[:0])
