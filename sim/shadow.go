@@ -201,3 +201,7 @@ func (f *feed) Pop(now Time, dst []Job) []Job {
 
 func (f *feed) Started(*View, Ref) {}
 func (f *feed) Ended(*View, Ref)   {}
+
+// Jobs returns the shadow's jobs with their shadow schedule (Start and End
+// are -1 for jobs it has not started or ended yet).
+func (sh *Shadow) Jobs() []Outcome { return sh.e.jobs }

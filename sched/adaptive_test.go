@@ -1,0 +1,174 @@
+package sched_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sched/schedtest"
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+func cand(name string) sched.Candidate {
+	switch name {
+	case "flex":
+		return sched.Candidate{Name: name, New: func() sim.Restorer { return sched.NewFlex(1, 0) }}
+	case "conservative":
+		return sched.Candidate{Name: name, New: func() sim.Restorer { return sched.NewConservative(0) }}
+	}
+	return sched.Candidate{Name: name, New: func() sim.Restorer { return sched.NewMaui(1, 0, 0) }}
+}
+
+// TestAdaptiveConformance runs WBAS, PBAS and indirect PBAS with short
+// periods (so that they switch within the small random workloads) through
+// the shared invariants, with random candidates, metrics and memories.
+func TestAdaptiveConformance(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		per := sim.Time(rapid.IntRange(1, 60).Draw(rt, "period"))
+		names := rapid.Permutation([]string{"maui", "flex", "conservative"}).Draw(rt, "candidates")
+		names = names[:rapid.IntRange(1, 3).Draw(rt, "n")]
+		var cs []sched.Candidate
+		for _, n := range names {
+			cs = append(cs, cand(n))
+		}
+		m := sched.Metric(rapid.IntRange(0, 4).Draw(rt, "metric"))
+		var f schedtest.Factory
+		switch rapid.IntRange(0, 2).Draw(rt, "kind") {
+		case 0:
+			maf := float64(rapid.IntRange(1, 100).Draw(rt, "maf"))
+			f = func() sim.Scheduler { return sched.NewWBAS(cand("flex"), cand("maui"), maf, per) }
+		case 1:
+			f = func() sim.Scheduler { return sched.NewPBAS("pbas", cs, m, per) }
+		default:
+			inner := []sched.Candidate{
+				{Name: "a", New: func() sim.Restorer { return sched.NewPBAS("a", cs, m, per) }},
+				{Name: "b", New: func() sim.Restorer { return sched.NewPBAS("b", cs, sched.MetricWait, per+7) }},
+			}
+			f = func() sim.Scheduler { return sched.NewPBAS("indirect", inner, sched.MetricUtilization, 2*per) }
+		}
+		if err := schedtest.Check(c, f, false); err != nil {
+			rt.Fatal(err)
+		}
+	})
+}
+
+// TestPBASOneCandidate checks that PBAS forwards transparently: with one
+// candidate it never switches, and its schedule is the candidate's own,
+// whatever the period (shadows and decision points change nothing).
+func TestPBASOneCandidate(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		per := sim.Time(rapid.IntRange(1, 60).Draw(rt, "period"))
+		name := rapid.SampledFrom([]string{"maui", "flex", "conservative"}).Draw(rt, "candidate")
+		a, _, _, err := schedtest.Run(c, func() sim.Scheduler { return sched.NewPBAS("p", []sched.Candidate{cand(name)}, sched.MetricWait, per) })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		b, _, _, err := schedtest.Run(c, func() sim.Scheduler { return cand(name).New() })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !slices.Equal(schedtest.Schedule(a), schedtest.Schedule(b)) {
+			rt.Fatalf("PBAS over %s alone differs from %s", name, name)
+		}
+	})
+}
+
+// forker runs Maui and, at its first pass at or after at, forks a shadow
+// under a fresh Maui.
+type forker struct {
+	*sched.Maui
+	at     sim.Time
+	shadow *sim.Shadow
+}
+
+func (f *forker) Notify(v *sim.View, n sim.Notice) {
+	if f.shadow != nil && n.Kind == sim.Arrived {
+		f.shadow.Arrive(v, n.Job)
+	}
+	f.Maui.Notify(v, n)
+}
+
+func (f *forker) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	if f.shadow == nil && v.Now() >= f.at {
+		f.shadow = sim.Fork(v, sched.NewMaui(1, 0, 0))
+	}
+	return f.Maui.Schedule(v, dst)
+}
+
+// TestShadowReplicates checks sim.Fork and Shadow: a shadow forked from a
+// Maui run under a fresh Maui (which restores Maui's whole state from the
+// view) and fed the same arrivals reproduces the rest of the real schedule
+// exactly, and its window sums match the real jobs that ended after the
+// fork.
+func TestShadowReplicates(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		f := &forker{Maui: sched.NewMaui(1, 0, 0), at: sim.Time(rapid.IntRange(0, 300).Draw(rt, "at"))}
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), f, sim.Config{Procs: c.Procs, Kill: c.Kill})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if f.shadow == nil {
+			return
+		}
+		from := f.shadow.Stats().From
+		if err := f.shadow.AdvanceTo(math.MaxInt64 / 2); err != nil {
+			rt.Fatal(err)
+		}
+		sj := f.shadow.Jobs()
+		if len(sj) != len(res.Jobs) {
+			rt.Fatalf("shadow has %d jobs, real run %d", len(sj), len(res.Jobs))
+		}
+		ended, wait := 0, 0.0
+		for i := range sj {
+			if sj[i].Start != res.Jobs[i].Start || sj[i].End != res.Jobs[i].End {
+				rt.Fatalf("job %d: shadow %d-%d, real %d-%d", sj[i].ID, sj[i].Start, sj[i].End, res.Jobs[i].Start, res.Jobs[i].End)
+			}
+			if o := res.Jobs[i]; o.End > from || (o.End == from && o.Start == from) {
+				ended++
+				wait += float64(o.Start - o.Submit)
+			}
+		}
+		st := f.shadow.Stats()
+		if st.Ended != ended || st.Wait != wait {
+			rt.Fatalf("shadow window: %d jobs ended, wait sum %v; real after %d: %d, %v", st.Ended, st.Wait, from, ended, wait)
+		}
+	})
+}
+
+// TestWBASSwitches works a WBAS run out by hand: P = 10, period 100 s from
+// the first arrival at 0, memory 1000 jobs. Two 1-processor jobs arrive at
+// 0 (average 1); two 8-processor jobs at 50 raise it to 1.014. At 100 the
+// jobs of the last period average 4.5 > 1.014: Flex takes over. Nothing
+// arrives by 200 (Flex stays); a 1-processor job at 250 averages 1 <
+// 1.01: Maui at 300.
+func TestWBASSwitches(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 500, Estimate: 500, Procs: 1},
+		{ID: 2, Submit: 0, Runtime: 500, Estimate: 500, Procs: 1},
+		{ID: 3, Submit: 50, Runtime: 500, Estimate: 500, Procs: 8},
+		{ID: 4, Submit: 50, Runtime: 500, Estimate: 500, Procs: 8},
+		{ID: 5, Submit: 250, Runtime: 10, Estimate: 10, Procs: 1},
+	}
+	w := sched.NewWBAS(cand("flex"), cand("maui"), 1000, 100)
+	cfg := sim.Config{Procs: 10}
+	if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), w, cfg); err != nil {
+		t.Fatal(err)
+	}
+	sw := w.Switching(550)
+	if sw.Taken != 2 || sw.Points < 3 {
+		t.Fatalf("switching %v, want 2 taken at 100 and 300", sw)
+	}
+	// Flex active from 100 to 300: 200 of 550 s.
+	if got := sw.Share["flex"]; math.Abs(got-200.0/550) > 1e-9 {
+		t.Errorf("flex share %v, want %v", got, 200.0/550)
+	}
+}
