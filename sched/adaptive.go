@@ -3,6 +3,8 @@ package sched
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/hpcwl/hpcwl/sim"
 )
@@ -118,7 +120,17 @@ func (s *switcher) switching(now sim.Time) Switching {
 
 // String formats the summary.
 func (w Switching) String() string {
-	return fmt.Sprintf("%d decision points, %d switches taken; time active %v", w.Points, w.Taken, w.Share)
+	names := make([]string, 0, len(w.Share))
+	for n := range w.Share {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d decision points, %d switches taken; time active:", w.Points, w.Taken)
+	for _, n := range names {
+		fmt.Fprintf(&b, " %s %.1f%%", n, 100*w.Share[n])
+	}
+	return b.String()
 }
 
 // WBAS is the Workload-Based Adaptive Scheduler (spec talby section 12.4,
