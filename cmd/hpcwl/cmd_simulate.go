@@ -321,7 +321,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if fb {
 		rep.Feedback = figuresOf(frun)
 	}
-	if a, ok := s.(interface{ Switching(sim.Time) sched.Switching }); ok {
+	if a, ok := s.(interface {
+		Switching(sim.Time) sched.Switching
+	}); ok {
 		sw := a.Switching(m.Makespan + res.Jobs[0].Submit)
 		rep.Switching = &sw
 	}
