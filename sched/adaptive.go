@@ -96,8 +96,12 @@ func (s *switcher) restore(v *sim.View) {
 // Switching summarises an adaptive run: decision points, how many changed
 // the active scheduler, and the share of time each candidate was active.
 type Switching struct {
-	Points, Taken int
-	Share         map[string]float64
+	// Points counts the decision points, Taken those that changed the
+	// active scheduler.
+	Points int `json:"points"`
+	Taken  int `json:"taken"`
+	// Share is the fraction of the run's time each candidate was active.
+	Share map[string]float64 `json:"share"`
 }
 
 func (s *switcher) switching(now sim.Time) Switching {

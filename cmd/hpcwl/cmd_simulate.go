@@ -323,7 +323,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	}
 	if a, ok := s.(interface {
 		Switching(sim.Time) sched.Switching
-	}); ok {
+	}); ok && len(res.Jobs) > 0 {
 		sw := a.Switching(m.Makespan + res.Jobs[0].Submit)
 		rep.Switching = &sw
 	}
