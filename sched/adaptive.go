@@ -282,17 +282,19 @@ func (m Metric) score(w sim.WindowStats, procs int) (float64, bool) {
 // empty period), the active one stays. Ties keep the active one, then the
 // earlier candidate. The first candidate is active first.
 //
-// Shadows are forked by copying the simulation's job table, so a decision
-// point costs time linear in the number of jobs so far: periods below an
-// hour make long logs slow.
+// Each shadow keeps its buffers and its scheduler from one decision point
+// to the next: a fork copies only the jobs that were still live at the
+// previous one, and the candidate's Restore looks only at the live jobs.
 type PBAS struct {
 	switcher
 	name    string
 	metric  Metric
 	shadows []*sim.Shadow // by candidate; nil for the active one
-	real    sim.WindowStats
-	busyAt  sim.Time
-	busyNow int
+	// the schedulers of the shadows, by candidate, restored at each fork
+	shadowInst []sim.Restorer
+	real       sim.WindowStats
+	busyAt     sim.Time
+	busyNow    int
 }
 
 var _ sim.Waker = (*PBAS)(nil)
@@ -301,7 +303,8 @@ var _ sim.Restorer = (*PBAS)(nil)
 // NewPBAS returns PBAS over the candidates (at least one), comparing them
 // by metric every period.
 func NewPBAS(name string, cands []Candidate, metric Metric, period sim.Time) *PBAS {
-	return &PBAS{switcher: newSwitcher(cands, period, 0), name: name, metric: metric, shadows: make([]*sim.Shadow, len(cands))}
+	return &PBAS{switcher: newSwitcher(cands, period, 0), name: name, metric: metric,
+		shadows: make([]*sim.Shadow, len(cands)), shadowInst: make([]sim.Restorer, len(cands))}
 }
 
 // Name returns the name given to NewPBAS.
@@ -386,7 +389,10 @@ func (s *PBAS) resync(v *sim.View, started bool) {
 			s.shadows[i] = nil
 			continue
 		}
-		s.shadows[i] = sim.ForkInto(s.shadows[i], v, s.cands[i].New())
+		if s.shadowInst[i] == nil {
+			s.shadowInst[i] = s.cands[i].New()
+		}
+		s.shadows[i] = sim.ForkInto(s.shadows[i], v, s.shadowInst[i])
 	}
 	s.real = sim.WindowStats{From: v.Now(), To: v.Now()}
 	s.busyAt = v.Now()
@@ -397,8 +403,9 @@ func (s *PBAS) resync(v *sim.View, started bool) {
 // candidate's own wake-up if earlier.
 func (s *PBAS) NextWake(v *sim.View) sim.Time { return s.nextWake(v) }
 
-// Restore implements [sim.Restorer]: the active candidate takes over v's
-// state, the shadows are forked anew and the decision points restart.
+// Restore implements [sim.Restorer]: the active candidate (whichever was
+// active last) takes over v's state, the shadows are forked anew and the
+// decision points restart.
 func (s *PBAS) Restore(v *sim.View) {
 	s.restore(v)
 	s.resync(v, true)

@@ -218,10 +218,12 @@ func (s *Conservative) Restore(v *sim.View) {
 	s.init = true
 	s.waiting.a, s.running, s.arrivals = s.waiting.a[:0], s.running[:0], s.arrivals[:0]
 	s.compress, s.rebuild = false, false
-	for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
-		s.res = grow(s.res, r, 0)
-		s.dur = grow(s.dur, r, 0)
-		s.runPos = grow(s.runPos, r, 0)
+	if n := v.NumJobs(); n > 0 {
+		s.res = grow(s.res, sim.Ref(n-1), 0)
+		s.dur = grow(s.dur, sim.Ref(n-1), 0)
+		s.runPos = grow(s.runPos, sim.Ref(n-1), 0)
+	}
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
 		switch {
 		case v.Running(r):
 			s.dur[r] = max(v.Start(r)+s.plan(v, r), now+1)

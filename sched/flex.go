@@ -123,15 +123,12 @@ func (s *Flex) Restore(v *sim.View) {
 	s.init = true
 	s.waiting.a, s.running, s.arrivals = s.waiting.a[:0], s.running[:0], s.arrivals[:0]
 	s.compress, s.rebuild = false, false
-	s.waitSum, s.nStarted = 0, 0
-	for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
-		if st := v.Start(r); st >= 0 {
-			s.waitSum += float64(st - v.Submit(r))
-			s.nStarted++
-		}
+	n, sum := v.StartedWaits()
+	s.waitSum, s.nStarted = float64(sum), n
+	if n := v.NumJobs(); n > 0 {
+		s.grow(sim.Ref(n - 1))
 	}
-	for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
-		s.grow(r)
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
 		switch {
 		case v.Running(r):
 			s.dur[r] = max(v.Start(r)+s.plan(v, r), now+1)

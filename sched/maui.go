@@ -83,7 +83,7 @@ func (s *Maui) Notify(v *sim.View, n sim.Notice) {
 // Restore implements [sim.Restorer].
 func (s *Maui) Restore(v *sim.View) {
 	s.waiting, s.runs.a, s.head = s.waiting[:0], s.runs.a[:0], -1
-	for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
 		switch {
 		case v.Waiting(r):
 			s.waiting = append(s.waiting, r)

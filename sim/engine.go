@@ -89,6 +89,10 @@ type engine struct {
 	passes   int64
 	ended    int
 	onEnd    func(Ref) // shadows: called for every termination
+	live     Ref       // no job before it is live (waiting or running)
+	started  int       // jobs started so far
+	waitSum  Time      // their total wait
+	gen      int       // shadows: how often this engine was forked into
 }
 
 // Run simulates the jobs of src under scheduler s until every submitted job
@@ -326,6 +330,8 @@ func (e *engine) pass() error {
 		e.nWaiting--
 		e.nRunning++
 		o.Start = e.now
+		e.started++
+		e.waitSum += e.now - o.Submit
 		run := o.Runtime
 		if e.cfg.Kill && run > o.Estimate {
 			run = o.Estimate

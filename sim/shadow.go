@@ -53,6 +53,11 @@ type Shadow struct {
 	stats WindowStats
 	last  Time
 	err   error
+	// incremental forks: the engine last forked from, its generation
+	// then, and how many leading jobs had terminated in it
+	src    *engine
+	srcGen int
+	synced int
 }
 
 // Fork returns a shadow of the simulation v belongs to, under scheduler s,
@@ -70,7 +75,14 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 	}
 	src := v.e
 	e := &sh.e
-	q := e.q
+	// The jobs before synced terminated in src before the previous fork
+	// from it, so they are the same in both (terminated jobs never change)
+	// unless src has itself been forked into since.
+	synced := 0
+	if sh.src == src && sh.srcGen == src.gen {
+		synced = min(sh.synced, len(e.jobs), len(src.jobs))
+	}
+	q, gen := e.q, e.gen+1
 	*e = engine{
 		cfg:      Config{Procs: src.procs, Kill: src.cfg.Kill, CheckEvery: 1 << 30},
 		procs:    src.procs,
@@ -78,10 +90,10 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 		now:      src.now,
 		nWaiting: src.nWaiting,
 		nRunning: src.nRunning,
-		jobs:     append(e.jobs[:0], src.jobs...),
-		pred:     append(e.pred[:0], src.pred...),
-		initPred: append(e.initPred[:0], src.initPred...),
-		state:    append(e.state[:0], src.state...),
+		jobs:     append(e.jobs[:synced], src.jobs[synced:]...),
+		pred:     append(e.pred[:synced], src.pred[synced:]...),
+		initPred: append(e.initPred[:synced], src.initPred[synced:]...),
+		state:    append(e.state[:synced], src.state[synced:]...),
 		oldest:   src.oldest,
 		sch:      s,
 		pr:       src.pr,
@@ -89,13 +101,18 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 		startBuf: e.startBuf[:0],
 		updBuf:   e.updBuf[:0],
 		ended:    src.ended,
+		live:     v.FirstLive(),
+		started:  src.started,
+		waitSum:  src.waitSum,
+		gen:      gen,
 	}
+	sh.src, sh.srcGen, sh.synced = src, src.gen, int(e.live)
 	for q.len() > 0 {
 		q.pop()
 	}
 	e.q = q
 	e.view.e = e
-	for r := Ref(0); int(r) < len(e.jobs); r++ {
+	for r := e.live; int(r) < len(e.jobs); r++ {
 		if e.state[r] == stRunning {
 			e.q.push(event{t: e.jobs[r].End, kind: evEnd, id: e.jobs[r].ID, ref: r})
 			e.scheduleMiss(r)
@@ -106,6 +123,7 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 	e.onEnd = sh.ended
 	sh.stats = WindowStats{From: src.now, To: src.now}
 	sh.last = src.now
+	sh.err = nil
 	s.Restore(&e.view)
 	sh.err = e.pass() // the pass of the current time, which the real run is about to make too
 	if w, ok := s.(Waker); ok {
