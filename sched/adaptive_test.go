@@ -191,3 +191,45 @@ func TestWBASSwitches(t *testing.T) {
 		t.Errorf("flex share %v, want %v", got, 200.0/550)
 	}
 }
+
+// TestPBASSwitches works a PBAS decision out by hand on the jobs of the
+// flex-slack case (P = 10; J1, J2 10 procs 100 s at 0; J3 10 procs 100 s at
+// 110; J4 2 procs 50 s at 120), metric wait, period 300 s, Maui first. The
+// first pass (at 0, J2 waits) forks the Flex shadow. Maui runs J1 0-100, J2
+// 100-200, J3 200-300, J4 300-350; Flex would run J4 at 200 and J3 at 250.
+// At 300 (J4 waits, so there is a pass) Maui's jobs that ended by 300 are
+// J1, J2, J3 with waits 0, 100, 90 (mean 63.3 s); the shadow's are J1, J2,
+// J4 with 0, 100, 80 (mean 60 s), so Flex takes over. J4 still starts at 300
+// (the machine is free). With the bounded-slowdown metric the means are
+// (1 + 2 + 1.9)/3 = 1.63 for Maui and (1 + 2 + 2.6)/3 = 1.87 for Flex:
+// Maui stays.
+func TestPBASSwitches(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 2, Submit: 0, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 3, Submit: 110, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 4, Submit: 120, Runtime: 50, Estimate: 50, Procs: 2},
+	}
+	for _, tc := range []struct {
+		metric sched.Metric
+		taken  int
+	}{
+		{sched.MetricWait, 1},
+		{sched.MetricBoundedSlowdown, 0},
+	} {
+		p := sched.NewPBAS("pbas", []sched.Candidate{cand("maui"), cand("flex")}, tc.metric, 300)
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), p, sim.Config{Procs: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw := p.Switching(350)
+		if sw.Points != 1 || sw.Taken != tc.taken {
+			t.Errorf("%v: switching %v, want 1 decision point, %d taken", tc.metric, sw, tc.taken)
+		}
+		for i, want := range []sim.Time{0, 100, 200, 300} {
+			if res.Jobs[i].Start != want {
+				t.Errorf("%v: job %d starts at %d, want %d", tc.metric, i+1, res.Jobs[i].Start, want)
+			}
+		}
+	}
+}
