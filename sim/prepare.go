@@ -97,6 +97,107 @@ func ParseEstimateFallback(s string) (EstimateFallback, error) {
 	return EstimateFallback{}, fmt.Errorf("unknown requested-time fallback %q; valid: runtime, max, or a number of seconds > 0", s)
 }
 
+// ProcsField says which SWF field gives a job's processor count.
+type ProcsField uint8
+
+// The processor fields.
+const (
+	// ProcsAllocated is field 5 (allocated processors), else field 8
+	// (requested processors) when field 5 is unknown: the default.
+	ProcsAllocated ProcsField = iota
+	// ProcsRequested is field 8, else field 5.
+	ProcsRequested
+	// ProcsLarger is the larger of fields 5 and 8.
+	ProcsLarger
+)
+
+// String returns "allocated", "requested" or "max".
+func (f ProcsField) String() string {
+	switch f {
+	case ProcsRequested:
+		return "requested"
+	case ProcsLarger:
+		return "max"
+	}
+	return "allocated"
+}
+
+// ParseProcsField parses "allocated", "requested" or "max".
+func ParseProcsField(s string) (ProcsField, error) {
+	switch strings.ToLower(s) {
+	case "allocated", "":
+		return ProcsAllocated, nil
+	case "requested":
+		return ProcsRequested, nil
+	case "max":
+		return ProcsLarger, nil
+	}
+	return 0, fmt.Errorf("unknown processor field %q; valid: allocated, requested, max", s)
+}
+
+// procs returns job j's processor count by field f, or -1 if unknown.
+func (f ProcsField) procs(j *trace.Job) int {
+	alloc, req := int(j.Procs), int(j.ReqProcs)
+	switch f {
+	case ProcsRequested:
+		alloc, req = req, alloc
+	case ProcsLarger:
+		alloc = max(alloc, req)
+	}
+	switch {
+	case alloc > 0:
+		return alloc
+	case req > 0:
+		return req
+	}
+	return -1
+}
+
+// Semantics is a set of rules that turn log records into simulated jobs.
+// Simulators differ in them, and a published schedule can be reproduced
+// only under the rules of the simulator that made it.
+type Semantics uint8
+
+// The semantics.
+const (
+	// SemanticsHpcwl is hpcwl's own (spec talby section 10.1): jobs without
+	// a runtime, processor count or submit time are left out, missing
+	// requested times are filled in, runtimes are kept as recorded (a
+	// run may kill them at the requested time).
+	SemanticsHpcwl Semantics = iota
+	// SemanticsPyss are the rules of the pyss simulator of Feitelson's
+	// group (its conversion of SWF records to jobs): processors from field
+	// 5 (allocated) clamped to 1..P, whatever ProcsField says; the runtime is
+	// min(requested, runtime), at least 1 s, and the requested time used
+	// for planning is max(requested, runtime), at least 1 s, so no job
+	// outlives its plan; a record without a positive runtime or processor
+	// count, or with a negative submit time, becomes a job of 1 s on at
+	// least one processor submitted at max(submit, 1) with a requested
+	// time of 1 s. A record without a requested time (-1) therefore runs
+	// 1 s, as in pyss. Nothing is dropped, filled in or refused as
+	// oversized.
+	SemanticsPyss
+)
+
+// String returns "hpcwl" or "pyss".
+func (s Semantics) String() string {
+	if s == SemanticsPyss {
+		return "pyss"
+	}
+	return "hpcwl"
+}
+
+// ParseSemantics parses "hpcwl" or "pyss".
+func ParseSemantics(s string) (Semantics, error) {
+	switch strings.ToLower(s) {
+	case "hpcwl", "":
+		return SemanticsHpcwl, nil
+	case "pyss":
+		return SemanticsPyss, nil
+	}
+	return 0, fmt.Errorf("unknown job semantics %q; valid: hpcwl, pyss", s)
+}
+
 // Machine describes the simulated machine relative to the trace's.
 type Machine struct {
 	// Procs is the machine size; 0 means the trace's (trace.Trace.Procs).
@@ -118,6 +219,13 @@ type PrepareOptions struct {
 	// MissingEstimate gives jobs without a requested time one; the zero
 	// value means "runtime".
 	MissingEstimate EstimateFallback
+	// ProcsField chooses the SWF field of the processor count; the zero
+	// value is field 5, else field 8.
+	ProcsField ProcsField
+	// Semantics chooses the rules of another simulator (see [SemanticsPyss]);
+	// the zero value is hpcwl's. Under pyss rules ProcsField, Oversize and
+	// MissingEstimate do not apply.
+	Semantics Semantics
 }
 
 // Workload is a trace's jobs ready for simulation.
@@ -142,10 +250,12 @@ type Workload struct {
 }
 
 // Prepare turns a trace into simulator jobs (spec talby section 10.1): the
-// processor count is field 5, else field 8; jobs without a runtime,
+// processor count is field 5, else field 8 (or as opt.ProcsField says);
+// jobs without a runtime,
 // processor count or submit time are dropped and counted; missing requested
 // times are filled in; the node speed scales runtimes and requested times;
-// jobs wider than the machine are handled by opt.Oversize.
+// jobs wider than the machine are handled by opt.Oversize. opt.Semantics
+// may choose another simulator's rules instead.
 func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 	procs := opt.Procs
 	if procs <= 0 {
@@ -175,9 +285,13 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 		return nil, err
 	}
 	w := &Workload{Jobs: make([]Job, 0, len(t.Jobs)), Procs: procs, Speed: speed}
+	if opt.Semantics == SemanticsPyss {
+		preparePyss(t, w)
+		return w, nil
+	}
 	for i := range t.Jobs {
 		tj := &t.Jobs[i]
-		p := tj.Processors()
+		p := opt.ProcsField.procs(tj)
 		if p <= 0 || tj.Runtime < 0 || tj.Submit < 0 {
 			w.Dropped++
 			continue
@@ -211,6 +325,27 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 			Procs: int32(p), User: tj.User, Index: int32(i)})
 	}
 	return w, nil
+}
+
+// preparePyss fills w with t's jobs under [SemanticsPyss].
+func preparePyss(t *trace.Trace, w *Workload) {
+	for i := range t.Jobs {
+		tj := &t.Jobs[i]
+		p := min(max(int(tj.Procs), 1), w.Procs)
+		j := Job{ID: tj.ID, Submit: Time(tj.Submit), Procs: int32(p), User: tj.User, Index: int32(i)}
+		run, req := Time(tj.Runtime), Time(tj.ReqTime)
+		if tj.Runtime <= 0 || tj.Procs <= 0 || tj.Submit < 0 {
+			j.Submit = max(j.Submit, 1)
+			j.Runtime, j.Estimate = 1, 1
+		} else {
+			j.Runtime = max(scale(min(req, run), w.Speed), 1)
+			j.Estimate = max(scale(max(req, run), w.Speed), 1)
+			if run > req {
+				w.Overruns++
+			}
+		}
+		w.Jobs = append(w.Jobs, j)
+	}
 }
 
 func scale(t Time, speed float64) Time {
