@@ -274,7 +274,9 @@ func (m Metric) score(w sim.WindowStats, procs int) (float64, bool) {
 // shadow simulation ([sim.Fork]) that was started from the real state at
 // the previous decision point, receives the real arrivals, and terminates
 // the jobs it starts at its own start plus their runtime (as the thesis
-// does in simulation; a real system would have to use predictions). The
+// does in simulation; a real system would have to use predictions; under a
+// learning predictor the shadows keep the predictions jobs had on arrival,
+// see [sim.Shadow]). The
 // first window starts at the first scheduling pass, and a decision is taken
 // at the first pass at or after its decision point (the engine makes no
 // pass while no job waits, when the choice does not matter). If a

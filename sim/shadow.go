@@ -44,15 +44,20 @@ func (w *WindowStats) AddEnded(v *View, r Ref) {
 //
 // Like the engine, a shadow knows the jobs' runtimes (a job it starts
 // terminates at its shadow start plus its runtime); its scheduler does not.
-// Runtime predictions come from the real run's predictor, which a shadow
-// consults for deadline misses but never trains (a learning predictor sees
-// only the real run).
+// Each arriving job gets the prediction the real run gave it on arrival. A
+// shadow never changes the real run's predictor: it asks a stateless one
+// (requested, perfect, constant) for new predictions after deadline misses,
+// and uses policy [EstimateThenGradual] for a learning predictor, which it
+// neither trains nor consults (a learning predictor sees only the real
+// run). So under a learning predictor a shadow does not see the revisions
+// the real run makes to its waiting jobs' predictions after the fork.
 type Shadow struct {
 	e     engine
 	feed  feed
 	stats WindowStats
 	last  Time
 	err   error
+	pred  shadowPredictor
 	// incremental forks: the engine last forked from, its generation
 	// then, and how many leading jobs had terminated in it
 	src    *engine
@@ -96,7 +101,7 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 		state:    append(e.state[:synced], src.state[synced:]...),
 		oldest:   src.oldest,
 		sch:      s,
-		pr:       src.pr,
+		pr:       &sh.pred,
 		arrBuf:   e.arrBuf[:0],
 		startBuf: e.startBuf[:0],
 		updBuf:   e.updBuf[:0],
@@ -119,6 +124,13 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 		}
 	}
 	sh.feed.jobs, sh.feed.next = sh.feed.jobs[:0], 0
+	real := src.pr
+	if p, ok := real.(*shadowPredictor); ok {
+		real = p.real // a shadow of a shadow
+	}
+	_, learning := real.(LearningPredictor)
+	sh.pred.real, sh.pred.learning = real, learning
+	clear(sh.pred.pending)
 	e.src = &sh.feed
 	e.onEnd = sh.ended
 	sh.stats = WindowStats{From: src.now, To: src.now}
@@ -140,6 +152,10 @@ func (sh *Shadow) ended(r Ref) { sh.stats.AddEnded(&sh.e.view, r) }
 // just arrived there (same ref, same submit time).
 func (sh *Shadow) Arrive(v *View, r Ref) {
 	sh.feed.jobs = append(sh.feed.jobs, v.e.jobs[r].Job)
+	if sh.pred.pending == nil {
+		sh.pred.pending = map[int64]Time{}
+	}
+	sh.pred.pending[v.e.jobs[r].ID] = v.e.initPred[r]
 }
 
 // AdvanceTo runs the shadow through every event at or before t, with its
@@ -223,3 +239,29 @@ func (f *feed) Ended(*View, Ref)   {}
 // Jobs returns the shadow's jobs with their shadow schedule (Start and End
 // are -1 for jobs it has not started or ended yet).
 func (sh *Shadow) Jobs() []Outcome { return sh.e.jobs }
+
+// shadowPredictor gives a shadow's arrivals the real run's predictions and
+// keeps the shadow's deadline misses away from a learning predictor.
+type shadowPredictor struct {
+	real     Predictor
+	learning bool
+	pending  map[int64]Time // by job ID: predictions of fed jobs not yet arrived
+}
+
+func (p *shadowPredictor) Predict(j *Job) Time {
+	if t, ok := p.pending[j.ID]; ok {
+		delete(p.pending, j.ID)
+		return t
+	}
+	if p.learning {
+		return j.Estimate
+	}
+	return p.real.Predict(j)
+}
+
+func (p *shadowPredictor) Missed(j *Job, m MissInfo) Time {
+	if p.learning {
+		return EstimateThenGradual{}.Next(j, m)
+	}
+	return p.real.Missed(j, m)
+}
