@@ -31,6 +31,13 @@ wbas
 wbas --param maf=7500
 wbas --param maf=7500 --param switch=2h
 wbas --param maf=750
+wbas --param maf=50
+wbas --param maf=500
+wbas --param maf=50000
+wbas --param switch=1h
+wbas --param switch=4h
+wbas --param switch=12h
+wbas --param switch=7d
 pbas-indirect
 CFGS
 done
