@@ -23,7 +23,9 @@ import (
 // least total planned wait (the sum over waiting jobs of planned start
 // minus now, every job weighing 1), ties going to the new job's latest
 // position. Putting the new job last is conservative backfilling's choice
-// and is always legal. With a slack factor of 0 no job is ever planned
+// and is always legal; positions where the new job would start no earlier
+// than last are skipped (they would only re-plan the jobs behind it). With
+// a slack factor of 0 no job is ever planned
 // after the start it was given on arrival, conservative backfilling's
 // guarantee (a job that compression moved ahead of that start may still be
 // moved back towards it). A job that ends before its planned end lets the
