@@ -50,6 +50,8 @@ type simulateOptions struct {
 	by              string
 	json            bool
 	fb              feedbackFlags
+	params          []string
+	baseline        string
 }
 
 func newSimulateCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -96,6 +98,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
   hpcwl simulate builtin:KTH-SP2 --scheduler fcfs --jobs fcfs.csv --json
   hpcwl simulate SDSC-SP2-1998-4.2-cln.swf.gz --scheduler conservative --speed 2
   hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month
+  hpcwl simulate KTH-SP2-1996-2.1-cln.swf.gz --scheduler pbas --param metric=resp --param switch=12h --baseline maui
   hpcwl simulate builtin:KTH-SP2 --replay feedback --users madon --sessions a60 --speed 0.5`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
@@ -124,6 +127,8 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows) to `FILE`")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
+	f.StringArrayVar(&opts.params, "param", nil, "set a parameter of the scheduler, `NAME=VALUE` (repeatable; e.g. flex slack=2, pbas switch=12h, pbas metric=resp)")
+	f.StringVar(&opts.baseline, "baseline", "", "also simulate this scheduler and print the performance and stability gains over it (e.g. maui)")
 	opts.fb.add(cmd, "rigid")
 	return cmd
 }
@@ -194,6 +199,11 @@ type simulateReport struct {
 	Metrics    *metrics.Summary `json:"metrics"`
 	Events     int64            `json:"events"`
 	Feedback   *feedbackFigures `json:"feedback,omitempty"`
+	// Switching summarises an adaptive scheduler's decisions.
+	Switching *sched.Switching `json:"switching,omitempty"`
+	// Baseline and Gains compare the run with --baseline.
+	Baseline string        `json:"baseline,omitempty"`
+	Gains    *metrics.Gain `json:"gains,omitempty"`
 }
 
 // simulateRun holds everything a run produced.
@@ -213,6 +223,20 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	run, err := simulate(ctx, opts, name)
 	if err != nil {
 		return err
+	}
+	if opts.baseline != "" {
+		bopts := opts
+		bopts.scheduler, bopts.params, bopts.baseline = opts.baseline, nil, ""
+		bopts.by = "month" // the gains need the monthly figures
+		base, err := simulate(ctx, bopts, name)
+		if err != nil {
+			return fmt.Errorf("baseline %s: %w", opts.baseline, err)
+		}
+		g, err := metrics.Gains(run.report.Metrics, base.report.Metrics)
+		if err != nil {
+			return err
+		}
+		run.report.Baseline, run.report.Gains = strings.ToLower(opts.baseline), &g
 	}
 	if opts.jobsOut != "" {
 		if err := writeTableOutput(opts.jobsOut, "batsim jobs.csv", stdout, func(w io.Writer) error {
@@ -241,8 +265,15 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 
 // simulate parses the options, loads the trace and runs the simulation.
 func simulate(ctx context.Context, opts simulateOptions, name string) (*simulateRun, error) {
-	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor})
-	if err != nil && !strings.EqualFold(opts.scheduler, "replay") {
+	params, err := parseParams(opts.params)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params})
+	switch {
+	case err != nil && sched.Describe(opts.scheduler) != "":
+		return nil, usageError{err} // a bad parameter
+	case err != nil && !strings.EqualFold(opts.scheduler, "replay"):
 		return nil, usageError{fmt.Errorf("%w, replay", err)}
 	}
 	fb, err := opts.fb.isFeedback()
@@ -332,7 +363,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
 	}
 	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
-		NoGroups: !opts.json && opts.by == ""}) // breakdowns only where shown
+		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""}) // breakdowns only where shown or needed
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -360,6 +391,12 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	}
 	if fb {
 		rep.Feedback = figuresOf(frun)
+	}
+	if a, ok := s.(interface {
+		Switching(sim.Time) sched.Switching
+	}); ok && len(res.Jobs) > 0 {
+		sw := a.Switching(m.Makespan + res.Jobs[0].Submit)
+		rep.Switching = &sw
 	}
 	return &simulateRun{report: rep, trace: t, work: w, res: res, fluid: opts.fb.fluid}, nil
 }
@@ -448,6 +485,14 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	}
 	if f := r.Feedback; f != nil {
 		printFeedbackLines(p, f)
+	}
+	if sw := r.Switching; sw != nil {
+		p("switching\t%s", sw)
+	}
+	if g := r.Gains; g != nil {
+		p("gains over %s\tperformance %+.1f%% (mean wait %s vs %s), stability %+.1f%% (SD of %d monthly mean waits %s vs %s)",
+			r.Baseline, 100*g.Performance, durationText(g.MeanWait), durationText(g.BaseMeanWait),
+			100*g.Stability, g.Months, durationText(g.MonthlySD), durationText(g.BaseMonthlySD))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -733,4 +778,20 @@ func release(free []span, sp span) []span {
 		free = slices.Delete(free, i, i+1)
 	}
 	return free
+}
+
+// parseParams reads --param NAME=VALUE flags.
+func parseParams(ps []string) (map[string]string, error) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, p := range ps {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
+		}
+		m[strings.TrimSpace(k)] = v
+	}
+	return m, nil
 }
