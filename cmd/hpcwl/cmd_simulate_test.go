@@ -6,6 +6,7 @@ import (
 
 	"encoding/csv"
 	"encoding/json"
+	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/internal/testdata"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func TestSimulateOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != strings.Join(batsimColumns, ",") || len(rows) != 6 {
+	if strings.Join(rows[0], ",") != strings.Join(batsim.JobsColumns, ",") || len(rows) != 6 {
 		t.Fatalf("header %v, %d rows", rows[0], len(rows))
 	}
 	// Job 2 of compress.swf: submitted at 1, starts at 20 after compression,
