@@ -86,6 +86,7 @@ the removed jobs per reason goes to stderr, or as JSON to stdout (--json).` + ex
 	}
 	f := cmd.Flags()
 	o.traceFlags.add(cmd)
+	addBatsimVersionFlag(cmd)
 	f.StringVarP(&o.out, "output", "o", "", "output file (\"-\" for stdout); required unless --detect-only")
 	f.StringVar(&o.to, "to", "", "output format: swf, csv or batsim (default: from the -o extension)")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary (or the flurries) as JSON on stdout")

@@ -32,7 +32,7 @@ var slowExamples = map[string]bool{
 // TestHelpExamples runs every line of every command's Example text that
 // starts with "hpcwl", as written, in one temporary directory where the
 // real logs are linked by file name and small fixtures exist under the
-// names the examples use (raw.swf, log.swf, log.swf.gz). The commands run
+// names the examples use (raw.swf, log.swf, log.swf.gz, out_jobs.csv). The commands run
 // in the order of the command tree, so an example may read what an earlier
 // one wrote (fit lublin's kth-params.json feeds generate lublin). Examples
 // naming a real log are skipped when the logs are absent; slow ones (listed
@@ -42,6 +42,10 @@ func TestHelpExamples(t *testing.T) {
 	haveLogs := linkRealLogs(t, dir)
 	writeExampleFixtures(t, dir)
 	t.Chdir(dir)
+	// out_jobs.csv: the jobs.csv of a run, as Batsim writes it.
+	if code := run([]string{"simulate", "log.swf", "--jobs", "out_jobs.csv"}, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("writing out_jobs.csv: exit %d", code)
+	}
 
 	var examples []string
 	var walk func(c *cobra.Command)

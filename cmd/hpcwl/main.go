@@ -35,6 +35,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/internal/atomicfile"
 	"github.com/hpcwl/hpcwl/internal/version"
 )
@@ -76,6 +77,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	warnOut = stderr
 	defer func() { warnOut = prevWarn }()
 	runArgs, runInputs = args, nil
+	inputFrom, batsimVersion = "", batsim.Version4
+	defer func() { inputFrom, batsimVersion = "", batsim.Version4 }()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)

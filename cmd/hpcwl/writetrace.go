@@ -1,6 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"github.com/spf13/cobra"
+	"slices"
+
 	"bufio"
 	"compress/gzip"
 	"errors"
@@ -28,6 +33,9 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 	}
 	if format == formatBatsim {
 		// Check before creating the output, so that no file is left behind.
+		if _, err := batsim.DelayType(batsimVersion); err != nil {
+			return usagef("--batsim-version: %v", err)
+		}
 		if _, err := t.MachineSize(); err != nil {
 			return err
 		}
@@ -38,7 +46,7 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 		case formatCSV:
 			return t.WriteCSV(w)
 		case formatBatsim:
-			return batsim.Write(w, t)
+			return batsim.WriteVersion(w, t, batsimVersion)
 		}
 		return t.WriteSWF(w)
 	})
@@ -48,9 +56,40 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 // a header only is never what was asked for.
 var errNoJobs = errors.New("the output would hold no jobs")
 
-// inputFormat returns the format of the trace file name from its extension:
-// CSV for .csv, Batsim for .json (each optionally .gz), SWF otherwise.
+// formatBatsimJobs is the jobs.csv a Batsim run writes (the schedule it
+// simulated); it is read, never written, as a trace.
+const formatBatsimJobs = "batsim-jobs"
+
+// inputFormats are the formats --from names.
+var inputFormats = []string{formatSWF, formatCSV, formatBatsim, formatBatsimJobs}
+
+// inputFrom is the format given by --from for the traces the running
+// command reads ("" when not given: from the name).
+var inputFrom string
+
+// batsimVersion is the Batsim version whose workloads the running command
+// writes (--batsim-version).
+var batsimVersion = batsim.Version4
+
+// addInputFormatFlag adds --from to a command reading traces.
+func addInputFormatFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&inputFrom, "from", "", "input format: "+strings.Join(inputFormats, ", ")+
+		" (Batsim's jobs.csv of a run); default: from the extension (.csv, .json, else swf), swf for standard input")
+}
+
+// addBatsimVersionFlag adds --batsim-version to a command writing traces.
+func addBatsimVersionFlag(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&batsimVersion, "batsim-version", batsim.Version4,
+		`Batsim version of a Batsim workload output: 4 (profile type "delay") or 5 ("DelayProfile")`)
+}
+
+// inputFormat returns the format of the trace file name: --from when given,
+// else from its extension: CSV for .csv, Batsim for .json (each optionally
+// .gz), SWF otherwise.
 func inputFormat(name string) string {
+	if inputFrom != "" {
+		return inputFrom
+	}
 	if name == "-" || builtin.Is(name) {
 		return formatSWF
 	}
@@ -92,21 +131,43 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		return nil, usagef("--procs must be positive, got %d", opt.Procs)
 	}
 	format := inputFormat(name)
+	if !slices.Contains(inputFormats, format) {
+		return nil, usagef("unknown format %q for --from; valid: %s", format, strings.Join(inputFormats, ", "))
+	}
 	if format == formatSWF {
 		return trace.Load(name, opt)
 	}
-	fi, err := os.Stat(name)
+	var f *os.File
+	if name == "-" {
+		f = os.Stdin
+	} else {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, expected a %s file", name, strings.ToUpper(format))
+		}
+		if f, err = os.Open(name); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+	}
+	// The SHA-256 of the bytes as read, as trace.Load gives for SWF.
+	sum := sha256.New()
+	t, err := readFormat(io.TeeReader(f, sum), name, format, opt)
 	if err != nil {
 		return nil, err
 	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, expected a %s file", name, strings.ToUpper(format))
+	io.Copy(sum, f) // bytes after the end the reader needed
+	if t.SHA256 == "" {
+		t.SHA256 = hex.EncodeToString(sum.Sum(nil))
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+	return t, nil
+}
+
+// readFormat reads a trace in format (not SWF) from f, gzipped or not.
+func readFormat(f io.Reader, name, format string, opt trace.Options) (*trace.Trace, error) {
 	br := bufio.NewReaderSize(f, 64<<10)
 	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -117,8 +178,11 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		defer zr.Close()
 		r = zr
 	}
-	if format == formatCSV {
+	switch format {
+	case formatCSV:
 		return trace.ReadCSV(r, name, opt)
+	case formatBatsimJobs:
+		return batsim.ReadJobs(r, name, opt)
 	}
 	return batsim.Read(r, name, opt)
 }
