@@ -72,3 +72,27 @@ func TestConvertBatsimVersion(t *testing.T) {
 		t.Errorf("--batsim-version 3: exit %d: %s", code, e)
 	}
 }
+
+// TestStdinFrom reads CSV and Batsim workloads from standard input with
+// --from.
+func TestStdinFrom(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ file, from string }{{"k.csv", "csv"}, {"k.json", "batsim"}} {
+		p := filepath.Join(dir, c.file)
+		if code, _, e := runCLI(t, "convert", "builtin:KTH-SP2", "-o", p); code != 0 {
+			t.Fatalf("exit %d: %s", code, e)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := os.Stdin
+		os.Stdin = f
+		code, out, e := runCLI(t, "info", "--from", c.from, "-")
+		os.Stdin = old
+		f.Close()
+		if code != 0 || !strings.Contains(out, "28476") {
+			t.Errorf("--from %s on stdin: exit %d: %s%s", c.from, code, e, out)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(testdata.Main(m))
 }
 
 // TestInterrupt checks that SIGINT and SIGTERM stop a long command promptly
