@@ -40,7 +40,8 @@ type Options struct {
 var ErrNoMachineSize = errors.New("the log's header has no MaxProcs or MaxNodes")
 
 // Load reads a whole SWF log: a file name (plain or gzipped), "-" for
-// standard input, or "builtin:NAME" for an embedded log.
+// standard input, or "builtin:NAME" for an embedded log. A file starting
+// with the Parquet magic bytes is read as a Parquet trace ([LoadParquet]).
 func Load(name string, opt Options) (*Trace, error) {
 	var rc io.ReadCloser
 	switch {
@@ -54,6 +55,19 @@ func Load(name string, opt Options) (*Trace, error) {
 		f, err := swf.OpenRaw(name)
 		if err != nil {
 			return nil, err
+		}
+		if name != "-" {
+			var magic [len(ParquetMagic)]byte
+			if n, _ := io.ReadFull(f, magic[:]); IsParquet(magic[:n]) {
+				f.Close()
+				return LoadParquet(name, opt)
+			}
+			if s, ok := f.(io.Seeker); ok {
+				if _, err := s.Seek(0, io.SeekStart); err != nil {
+					f.Close()
+					return nil, err
+				}
+			}
 		}
 		rc = f
 	}

@@ -1,0 +1,410 @@
+package trace
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/parquet-go/parquet-go"
+)
+
+// ParquetMagic is the four bytes that open (and close) every Parquet file.
+const ParquetMagic = "PAR1"
+
+// ParquetHeaderKey is the key of the Parquet file metadata entry holding the
+// trace's SWF header, one header line per text line (";"-prefixed, as in the
+// SWF file).
+const ParquetHeaderKey = "swf_header"
+
+// parquetJob is the Parquet schema of a trace: the 18 SWF fields in SWF
+// order, named as [CSVColumns], each optional so that SWF's -1 ("unknown")
+// is stored as null. It is used only to derive the schema; rows are built
+// value by value in [Trace.WriteParquet].
+type parquetJob struct {
+	JobNumber           *int64   `parquet:"job_number,optional"`
+	SubmitTime          *int64   `parquet:"submit_time,optional"`
+	WaitTime            *int64   `parquet:"wait_time,optional"`
+	RunTime             *int64   `parquet:"run_time,optional"`
+	AllocatedProcessors *int32   `parquet:"allocated_processors,optional"`
+	AverageCPUTime      *float64 `parquet:"average_cpu_time,optional"`
+	UsedMemory          *float64 `parquet:"used_memory,optional"`
+	RequestedProcessors *int32   `parquet:"requested_processors,optional"`
+	RequestedTime       *int64   `parquet:"requested_time,optional"`
+	RequestedMemory     *float64 `parquet:"requested_memory,optional"`
+	Status              *int32   `parquet:"status,optional"`
+	UserID              *int32   `parquet:"user_id,optional"`
+	GroupID             *int32   `parquet:"group_id,optional"`
+	ExecutableNumber    *int32   `parquet:"executable_number,optional"`
+	QueueNumber         *int32   `parquet:"queue_number,optional"`
+	PartitionNumber     *int32   `parquet:"partition_number,optional"`
+	PrecedingJobNumber  *int32   `parquet:"preceding_job_number,optional"`
+	ThinkTime           *int64   `parquet:"think_time,optional"`
+}
+
+// ParquetSchema is the schema of the Parquet traces hpcwl writes.
+var ParquetSchema = parquet.SchemaOf(new(parquetJob))
+
+// parquetRowGroupRows bounds the rows of one row group, so that readers can
+// work on a large trace piece by piece.
+const parquetRowGroupRows = 1 << 20
+
+// ParquetWriterOptions returns the options every Parquet file hpcwl writes
+// shares: zstd compression and the key-value metadata meta, in key order.
+func ParquetWriterOptions(meta map[string]string) []parquet.WriterOption {
+	opts := []parquet.WriterOption{
+		parquet.Compression(&parquet.Zstd),
+		parquet.CreatedBy("hpcwl", "", ""),
+		parquet.MaxRowsPerRowGroup(parquetRowGroupRows),
+	}
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		opts = append(opts, parquet.KeyValueMetadata(k, meta[k]))
+	}
+	return opts
+}
+
+// WriteParquet writes the trace as a Parquet file: one row per job with the
+// 18 SWF fields as typed columns ([ParquetSchema]; -1 becomes null), zstd
+// compressed. The SWF header goes into the file's key-value metadata under
+// [ParquetHeaderKey], with the entries of meta (provenance: version, input,
+// parameters), so that reading the file back gives the trace exactly.
+func (t *Trace) WriteParquet(w io.Writer, meta map[string]string) error {
+	all := make(map[string]string, len(meta)+1)
+	for k, v := range meta {
+		all[k] = v
+	}
+	all[ParquetHeaderKey] = t.headerText()
+	opts := append([]parquet.WriterOption{ParquetSchema}, ParquetWriterOptions(all)...)
+	pw := parquet.NewWriter(w, opts...)
+	const batch = 4096
+	rows := make([]parquet.Row, batch)
+	for i := range rows {
+		rows[i] = make(parquet.Row, swf.NumFields)
+	}
+	for start := 0; start < len(t.Jobs); start += batch {
+		n := min(batch, len(t.Jobs)-start)
+		for k := range n {
+			j := &t.Jobs[start+k]
+			r := rows[k]
+			r[0] = intValue(j.ID, 0)
+			r[1] = intValue(j.Submit, 1)
+			r[2] = intValue(j.Wait, 2)
+			r[3] = intValue(j.Runtime, 3)
+			r[4] = int32Value(j.Procs, 4)
+			r[5] = floatValue(j.AvgCPU, 5)
+			r[6] = floatValue(j.UsedMem, 6)
+			r[7] = int32Value(j.ReqProcs, 7)
+			r[8] = intValue(j.ReqTime, 8)
+			r[9] = floatValue(j.ReqMem, 9)
+			r[10] = int32Value(j.Status, 10)
+			r[11] = int32Value(j.User, 11)
+			r[12] = int32Value(j.Group, 12)
+			r[13] = int32Value(j.App, 13)
+			r[14] = int32Value(j.Queue, 14)
+			r[15] = int32Value(j.Partition, 15)
+			r[16] = int32Value(j.Preceding, 16)
+			r[17] = intValue(j.ThinkTime, 17)
+		}
+		if _, err := pw.WriteRows(rows[:n]); err != nil {
+			return err
+		}
+	}
+	return pw.Close()
+}
+
+func intValue(v int64, col int) parquet.Value {
+	if v == swf.Unknown {
+		return parquet.NullValue().Level(0, 0, col)
+	}
+	return parquet.Int64Value(v).Level(0, 1, col)
+}
+
+func int32Value(v int32, col int) parquet.Value {
+	if v == swf.Unknown {
+		return parquet.NullValue().Level(0, 0, col)
+	}
+	return parquet.Int32Value(v).Level(0, 1, col)
+}
+
+func floatValue(v float64, col int) parquet.Value {
+	if v == swf.Unknown {
+		return parquet.NullValue().Level(0, 0, col)
+	}
+	return parquet.DoubleValue(v).Level(0, 1, col)
+}
+
+// headerText returns the SWF header as text, one ";" line per header line.
+func (t *Trace) headerText() string {
+	var b strings.Builder
+	for _, l := range t.Header.Lines {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// ErrParquetColumn is the cause of errors about a Parquet trace's columns.
+var ErrParquetColumn = errors.New("bad Parquet column")
+
+// ErrParquetFile is the cause of errors about a file that is not a complete
+// Parquet file (not Parquet at all, or truncated).
+var ErrParquetFile = errors.New("not a complete Parquet file")
+
+// IsParquet reports whether data starts with the Parquet magic bytes.
+func IsParquet(data []byte) bool { return bytes.HasPrefix(data, []byte(ParquetMagic)) }
+
+// LoadParquet reads a Parquet trace from the file name; see [ReadParquet].
+// The trace's SHA256 is that of the file.
+func LoadParquet(name string, opt Options) (*Trace, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, expected a Parquet file", name)
+	}
+	t, err := ReadParquet(f, fi.Size(), name, opt)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, fi.Size())); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	t.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return t, nil
+}
+
+// parquetKind says which Parquet physical types a column may have.
+type parquetKind int
+
+const (
+	kindInt   parquetKind = iota // INT32 or INT64, or DOUBLE/FLOAT holding whole numbers
+	kindFloat                    // DOUBLE, FLOAT, INT32 or INT64
+)
+
+// ReadParquet reads a trace from a Parquet file of the given size: one row
+// per job, with a column for each of the 18 SWF fields named as in
+// [CSVColumns] (in any order; other columns are ignored). Integer fields may
+// be INT32 or INT64 (or floating point holding whole numbers), the average
+// CPU time and memory fields any number type; a null reads as -1. The SWF
+// header comes from the [ParquetHeaderKey] metadata entry when present.
+//
+// A missing or mistyped column gives an error wrapping [ErrParquetColumn]
+// that names it; a file that is not Parquet or is truncated gives one
+// wrapping [ErrParquetFile]. Name is used in errors and as the trace's name.
+func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace, err error) {
+	// The Parquet library trusts the lengths and offsets in the file; a
+	// damaged file must give an error, never bring the program down.
+	defer func() {
+		if p := recover(); p != nil {
+			t, err = nil, fmt.Errorf("%s: %w: damaged data (%v)", name, ErrParquetFile, p)
+		}
+	}()
+	if size < 12 {
+		return nil, fmt.Errorf("%s: %w: %d bytes, shorter than any Parquet file (truncated?)", name, ErrParquetFile, size)
+	}
+	var magic [4]byte
+	if _, err := r.ReadAt(magic[:], 0); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
+	}
+	if !IsParquet(magic[:]) {
+		return nil, fmt.Errorf("%s: %w: does not start with %q", name, ErrParquetFile, ParquetMagic)
+	}
+	if _, err := r.ReadAt(magic[:], size-4); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
+	}
+	if !IsParquet(magic[:]) {
+		return nil, fmt.Errorf("%s: %w: does not end with %q (the file is truncated)", name, ErrParquetFile, ParquetMagic)
+	}
+	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
+	}
+	cols, err := parquetColumns(pf.Schema())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var hdr swf.Header
+	if text, ok := pf.Lookup(ParquetHeaderKey); ok && text != "" {
+		sr := swf.NewReader(strings.NewReader(text))
+		sr.Name = name + " (" + ParquetHeaderKey + ")"
+		h, err := sr.Header()
+		if err != nil {
+			return nil, err
+		}
+		hdr = *h
+	}
+	n := pf.NumRows()
+	if n < 0 || n > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: %w: %d rows", name, ErrParquetFile, n)
+	}
+	jobs := make([]Job, 0, min(n, 1<<24))
+	buf := make([]parquet.Row, 1024)
+	var row int64
+	for _, rg := range pf.RowGroups() {
+		rows := rg.Rows()
+		for {
+			k, rerr := rows.ReadRows(buf)
+			for _, values := range buf[:k] {
+				row++
+				j, err := parquetJobOf(values, cols)
+				if err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("%s: row %d: %w", name, row, err)
+				}
+				jobs = append(jobs, j)
+			}
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				rows.Close()
+				return nil, fmt.Errorf("%s: %w: row %d: %v", name, ErrParquetFile, row+1, rerr)
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
+		}
+	}
+	if int64(len(jobs)) != n {
+		return nil, fmt.Errorf("%s: %w: read %d rows, the footer says %d", name, ErrParquetFile, len(jobs), n)
+	}
+	t = New(hdr, jobs, opt)
+	t.Name = name
+	return t, nil
+}
+
+// parquetColumns maps each leaf column of s to the SWF field it holds (-1 for
+// columns that hold none), checking that every field has a column of a
+// fitting type.
+func parquetColumns(s *parquet.Schema) ([]int, error) {
+	paths := s.Columns()
+	cols := make([]int, len(paths))
+	found := [swf.NumFields]bool{}
+	for i, p := range paths {
+		cols[i] = -1
+		if len(p) != 1 {
+			continue
+		}
+		f := -1
+		for k, n := range CSVColumns {
+			if strings.EqualFold(p[0], n) {
+				f = k
+				break
+			}
+		}
+		if f < 0 {
+			continue
+		}
+		leaf, _ := s.Lookup(p...)
+		if found[f] {
+			return nil, fmt.Errorf("%w: %q appears twice", ErrParquetColumn, p[0])
+		}
+		if leaf.MaxRepetitionLevel > 0 {
+			return nil, fmt.Errorf("%w: %q (SWF field %d, %s) is a repeated column, expected one value per job",
+				ErrParquetColumn, p[0], f+1, swf.FieldNames[f])
+		}
+		want := "an integer (INT32 or INT64)"
+		if isFloatField(f) {
+			want = "a number (DOUBLE, FLOAT, INT32 or INT64)"
+		}
+		switch leaf.Node.Type().Kind() {
+		case parquet.Int32, parquet.Int64, parquet.Double, parquet.Float:
+		default:
+			return nil, fmt.Errorf("%w: %q (SWF field %d, %s) has type %s, expected %s",
+				ErrParquetColumn, p[0], f+1, swf.FieldNames[f], leaf.Node.Type(), want)
+		}
+		found[f] = true
+		cols[leaf.ColumnIndex] = f
+	}
+	var missing []string
+	for f, ok := range found {
+		if !ok {
+			missing = append(missing, CSVColumns[f])
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: missing column %s (a Parquet trace needs the 18 SWF columns %s)",
+			ErrParquetColumn, strings.Join(missing, ", "), strings.Join(CSVColumns[:], ","))
+	}
+	return cols, nil
+}
+
+// parquetJobOf converts one row to a job.
+func parquetJobOf(values parquet.Row, cols []int) (Job, error) {
+	var iv [swf.NumFields]int64
+	var fv [swf.NumFields]float64
+	for k := range iv {
+		iv[k], fv[k] = -1, -1
+	}
+	for _, v := range values {
+		c := v.Column()
+		if c < 0 || c >= len(cols) || cols[c] < 0 || v.IsNull() {
+			continue
+		}
+		f := cols[c]
+		var x float64
+		var n int64
+		isInt := true
+		switch v.Kind() {
+		case parquet.Int32:
+			n = int64(v.Int32())
+		case parquet.Int64:
+			n = v.Int64()
+		case parquet.Float:
+			x, isInt = float64(v.Float()), false
+		case parquet.Double:
+			x, isInt = v.Double(), false
+		default:
+			return Job{}, fmt.Errorf("%w: %q: unexpected %s value", ErrParquetColumn, CSVColumns[f], v.Kind())
+		}
+		if !isInt && math.IsNaN(x) { // pandas' null in a float column
+			continue
+		}
+		if isFloatField(f) {
+			if isInt {
+				x = float64(n)
+			}
+			if math.IsInf(x, 0) || x < -1 {
+				return Job{}, fmt.Errorf("%w: %q: %v is not a valid %s", ErrParquetColumn, CSVColumns[f], x, swf.FieldNames[f])
+			}
+			fv[f] = x
+			continue
+		}
+		if !isInt {
+			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+				return Job{}, fmt.Errorf("%w: %q: %v is not a whole number", ErrParquetColumn, CSVColumns[f], x)
+			}
+			n = int64(x)
+		}
+		if n < -1 && f != 17 {
+			return Job{}, fmt.Errorf("%w: %q: %d: %v", ErrParquetColumn, CSVColumns[f], n, swf.ErrNegative)
+		}
+		iv[f] = n
+	}
+	sj := swf.Job{
+		ID: iv[0], Submit: iv[1], Wait: iv[2], Runtime: iv[3], Procs: iv[4],
+		AvgCPU: fv[5], UsedMem: fv[6], ReqProcs: iv[7], ReqTime: iv[8], ReqMem: fv[9],
+		Status: iv[10], User: iv[11], Group: iv[12], App: iv[13], Queue: iv[14],
+		Partition: iv[15], Preceding: iv[16], ThinkTime: iv[17],
+	}
+	return FromSWF(&sj)
+}
