@@ -80,8 +80,8 @@ the same jobs. The output header records the model, parameters and seed.` + exit
 	f.Float64Var(&opts.load, "load", 0, "target offered load, e.g. 0.7 (default: the parameters' own)")
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
 	f.Float64Var(&opts.startHour, "start-hour", 0, "local time of day of time 0, in hours [0, 24)")
-	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json; optionally .gz); - for stdout")
-	f.StringVar(&opts.to, "to", "", "output format: swf, csv or batsim (default: from the extension)")
+	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
+	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the extension)")
 	return cmd
 }
 

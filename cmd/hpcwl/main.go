@@ -46,6 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
+	invocation = append([]string{"hpcwl"}, args...)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK

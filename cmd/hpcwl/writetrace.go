@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -15,8 +17,9 @@ import (
 )
 
 // writeTrace writes t to name ("-" is stdout) in the format given by to
-// (swf, csv or batsim), else by name's extension; see outputFormat. The file
-// is written atomically and gzipped when name ends in ".gz".
+// (swf, csv, batsim or parquet), else by name's extension; see outputFormat.
+// The file is written atomically and gzipped when name ends in ".gz". A
+// Parquet file records the provenance (see provenance) of t.
 func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 	format, err := outputFormat(name, to)
 	if err != nil {
@@ -34,13 +37,16 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 			return t.WriteCSV(w)
 		case formatBatsim:
 			return batsim.Write(w, t)
+		case formatParquet:
+			return t.WriteParquet(w, provenance(t.Name, t.SHA256, nil))
 		}
 		return t.WriteSWF(w)
 	})
 }
 
 // inputFormat returns the format of the trace file name from its extension:
-// CSV for .csv, Batsim for .json (each optionally .gz), SWF otherwise.
+// CSV for .csv, Batsim for .json (each optionally .gz), Parquet for
+// .parquet, SWF otherwise (trace.Load reads a Parquet file of any name too).
 func inputFormat(name string) string {
 	if name == "-" || builtin.Is(name) {
 		return formatSWF
@@ -51,13 +57,16 @@ func inputFormat(name string) string {
 		return formatCSV
 	case strings.HasSuffix(base, ".json"):
 		return formatBatsim
+	case strings.HasSuffix(base, ".parquet"):
+		return formatParquet
 	}
 	return formatSWF
 }
 
 // loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
-// optionally gzipped. The optional opts[0] gives the machine size.
+// optionally gzipped, or Parquet (.parquet, or any file starting with the
+// Parquet magic bytes). The optional opts[0] gives the machine size.
 func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 	var opt trace.Options
 	if len(opts) > 0 {
@@ -67,8 +76,11 @@ func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 		return nil, usagef("--procs must be positive, got %d", opt.Procs)
 	}
 	format := inputFormat(name)
-	if format == formatSWF {
+	switch format {
+	case formatSWF:
 		return trace.Load(name, opt)
+	case formatParquet:
+		return trace.LoadParquet(name, opt)
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
@@ -82,7 +94,8 @@ func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	sum := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(f, sum), 64<<10)
 	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -92,8 +105,19 @@ func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 		defer zr.Close()
 		r = zr
 	}
+	var t *trace.Trace
 	if format == formatCSV {
-		return trace.ReadCSV(r, name, opt)
+		t, err = trace.ReadCSV(r, name, opt)
+	} else {
+		t, err = batsim.Read(r, name, opt)
 	}
-	return batsim.Read(r, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	// The hash covers the whole file, also bytes after what the reader used.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	t.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return t, nil
 }

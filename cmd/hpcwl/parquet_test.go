@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/trace"
+	"github.com/parquet-go/parquet-go"
+)
+
+// parquetMeta opens the Parquet file name and returns its key-value
+// metadata and row count.
+func parquetMeta(t *testing.T, name string) (map[string]string, int64) {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		m[kv.Key] = kv.Value
+	}
+	return m, pf.NumRows()
+}
+
+// TestConvertParquet converts the built-in KTH-SP2 log through Parquet, CSV
+// and Batsim JSON and back to SWF, which must equal the original SWF text,
+// and checks the provenance recorded in the Parquet files.
+func TestConvertParquet(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	steps := [][2]string{
+		{"builtin:KTH-SP2", p("kth.swf")},
+		{"builtin:KTH-SP2", p("kth.parquet")},
+		{p("kth.parquet"), p("kth.csv")},
+		{p("kth.csv"), p("kth2.parquet")},
+		{p("kth2.parquet"), p("kth.json")},
+		{p("kth.json"), p("kth3.parquet")},
+		{p("kth3.parquet"), p("back.swf")},
+	}
+	for _, s := range steps {
+		if code, _, stderr := runHpcwl("convert", s[0], "-o", s[1]); code != 0 {
+			t.Fatalf("convert %s -o %s: exit %d: %s", s[0], s[1], code, stderr)
+		}
+	}
+	want, _ := os.ReadFile(p("kth.swf"))
+	got, _ := os.ReadFile(p("back.swf"))
+	if len(want) == 0 || !bytes.Equal(got, want) {
+		t.Fatalf("SWF -> Parquet -> CSV -> Parquet -> Batsim -> Parquet -> SWF changed the log (%d bytes, want %d)", len(got), len(want))
+	}
+	meta, rows := parquetMeta(t, p("kth2.parquet"))
+	if rows != 28476 {
+		t.Errorf("%d rows", rows)
+	}
+	csvData, _ := os.ReadFile(p("kth.csv"))
+	sum := sha256.Sum256(csvData)
+	for k, v := range map[string]string{
+		"hpcwl.input":        p("kth.csv"),
+		"hpcwl.input_sha256": hex.EncodeToString(sum[:]),
+		"hpcwl.command":      "hpcwl convert " + p("kth.csv") + " -o " + p("kth2.parquet"),
+	} {
+		if meta[k] != v {
+			t.Errorf("metadata %s = %q, want %q", k, meta[k], v)
+		}
+	}
+	if !strings.HasPrefix(meta["hpcwl.version"], "0.") || !strings.Contains(meta["swf_header"], "; MaxProcs: 100") {
+		t.Errorf("metadata %v", meta)
+	}
+	// A Parquet file is recognized by its magic bytes whatever its name, by
+	// every command that reads a trace.
+	if err := os.Rename(p("kth3.parquet"), p("kth.data")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runHpcwl("info", p("kth.data"))
+	if code != 0 || !strings.Contains(stdout, "28476") {
+		t.Errorf("info on a Parquet file: exit %d: %s %s", code, stdout, stderr)
+	}
+}
+
+func TestParquetBadFilesCLI(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "kth.parquet")
+	if code, _, stderr := runHpcwl("convert", "builtin:KTH-SP2", "-o", good); code != 0 {
+		t.Fatal(stderr)
+	}
+	data, _ := os.ReadFile(good)
+	cut := filepath.Join(dir, "cut.parquet")
+	os.WriteFile(cut, data[:len(data)/2], 0o644)
+	notpq := filepath.Join(dir, "text.parquet")
+	os.WriteFile(notpq, []byte("1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n"), 0o644)
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[struct {
+		JobNumber int64  `parquet:"job_number"`
+		RunTime   string `parquet:"run_time"`
+	}](&buf)
+	w.Write([]struct {
+		JobNumber int64  `parquet:"job_number"`
+		RunTime   string `parquet:"run_time"`
+	}{{1, "ten"}})
+	w.Close()
+	mistyped := filepath.Join(dir, "mistyped.parquet")
+	os.WriteFile(mistyped, buf.Bytes(), 0o644)
+	tests := []struct {
+		name, file string
+		want       []string
+	}{
+		{"truncated", cut, []string{"cut.parquet", "not a complete Parquet file", "truncated"}},
+		{"not Parquet", notpq, []string{"text.parquet", `does not start with "PAR1"`}},
+		{"mistyped column", mistyped, []string{"mistyped.parquet", `"run_time" (SWF field 4, Run Time) has type STRING`}},
+		{"parquet.gz output", "", []string{"compressed inside"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"simulate", tt.file}
+			code := 1
+			if tt.file == "" {
+				args, code = []string{"convert", "builtin:KTH-SP2", "-o", filepath.Join(dir, "x.parquet.gz")}, 2
+			}
+			got, _, stderr := runHpcwl(args...)
+			if got != code {
+				t.Errorf("exit %d, want %d: %s", got, code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+	if _, err := trace.LoadParquet(cut, trace.Options{}); err == nil {
+		t.Error("no error")
+	}
+}
