@@ -15,8 +15,8 @@ import (
 
 // Trace formats accepted by -o and --to.
 const (
-	formatSWF    = "swf"
-	formatCSV    = "csv"
+	formatSWF     = "swf"
+	formatCSV     = "csv"
 	formatBatsim  = "batsim"
 	formatParquet = "parquet"
 )
