@@ -70,7 +70,9 @@ requested time get one from --missing-estimate.
 
 --jobs writes one line per job with the columns of Batsim's jobs.csv, so that
 evalys and other Batsim tools read it; --swf writes the log with the simulated
-wait times. Metrics are in seconds.
+wait times. A FILE ending in .parquet gets the same table as Parquet (typed
+columns, zstd; the input, its SHA-256 and the parameters in the file's
+metadata; see docs/formats.md). Metrics are in seconds.
 
 --replay feedback replays the log with user feedback instead: each user's jobs
 are cut into sessions (--sessions) and a session (or batch) is submitted a
@@ -104,8 +106,8 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
-	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE`")
-	f.StringVar(&opts.swfOut, "swf", "", "write the log with simulated wait times to `FILE`")
+	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE` (Parquet if it ends in .parquet)")
+	f.StringVar(&opts.swfOut, "swf", "", "write the log with simulated wait times to `FILE` (Parquet if it ends in .parquet)")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	opts.fb.add(cmd, "rigid")
@@ -178,6 +180,9 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout 
 	}
 	if opts.jobsOut != "" {
 		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.jobsOut) {
+				return writeParquetTable(w, batsimJobs(run.res, workloadName(name)), run.provenance())
+			}
 			return writeBatsimJobs(w, run.res, workloadName(name))
 		}); err != nil {
 			return err
@@ -185,7 +190,11 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout 
 	}
 	if opts.swfOut != "" {
 		out := simulatedTrace(run)
-		if err := writeOutput(opts.swfOut, stdout, out.WriteSWF); err != nil {
+		write := out.WriteSWF
+		if isParquetName(opts.swfOut) {
+			write = func(w io.Writer) error { return out.WriteParquet(w, run.provenance()) }
+		}
+		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err
 		}
 	}
@@ -420,6 +429,13 @@ func durationText(s float64) string {
 	return strconv.FormatFloat(s/86400, 'f', 2, 64) + "d"
 }
 
+// provenance returns the key-value metadata of the run's Parquet outputs:
+// the input log and its SHA-256, the parameters as JSON.
+func (run *simulateRun) provenance() map[string]string {
+	return provenance(run.report.Input.Name, run.report.Input.SHA256,
+		map[string]string{"hpcwl.parameters": jsonText(run.report.Parameters)})
+}
+
 // simulatedTrace returns the simulated jobs as a trace: the input's jobs
 // with the simulated wait times (and, with a node speed or killing, the
 // simulated runtimes and requested times), in submit order, with a header
@@ -460,52 +476,92 @@ var batsimColumns = []string{"job_id", "workload_name", "profile", "submission_t
 	"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
 	"turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
 
-// writeBatsimJobs writes res as Batsim's jobs.csv, one line per job in
-// job ID order. Processors are numbered 0..P-1 and allocated lowest
-// numbers first, so that allocated_resources is a valid Batsim interval
-// set; energy is not modelled (-1).
-func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString(strings.Join(batsimColumns, ",") + "\n")
+// batsimJob is one row of the per-job results, with the columns of
+// Batsim's jobs.csv; the struct tags give the Parquet schema.
+type batsimJob struct {
+	JobID              int64   `parquet:"job_id"`
+	WorkloadName       string  `parquet:"workload_name,dict"`
+	Profile            string  `parquet:"profile,dict"`
+	SubmissionTime     int64   `parquet:"submission_time"`
+	RequestedResources int64   `parquet:"requested_number_of_resources"`
+	RequestedTime      int64   `parquet:"requested_time"`
+	Success            int32   `parquet:"success"`
+	FinalState         string  `parquet:"final_state,dict"`
+	StartingTime       int64   `parquet:"starting_time"`
+	ExecutionTime      int64   `parquet:"execution_time"`
+	FinishTime         int64   `parquet:"finish_time"`
+	WaitingTime        int64   `parquet:"waiting_time"`
+	TurnaroundTime     int64   `parquet:"turnaround_time"`
+	Stretch            float64 `parquet:"stretch"`
+	AllocatedResources string  `parquet:"allocated_resources"`
+	ConsumedEnergy     float64 `parquet:"consumed_energy"`
+	Metadata           string  `parquet:"metadata"`
+}
+
+// batsimJobs returns the per-job results of res in job ID order.
+// Processors are numbered 0..P-1 and allocated lowest numbers first, so
+// that allocated_resources is a valid Batsim interval set; energy is not
+// modelled (-1); the stretch of a job that ran no time is +Inf.
+func batsimJobs(res *sim.Result, workload string) []batsimJob {
 	alloc := allocate(res)
 	order := make([]int, len(res.Jobs))
 	for i := range order {
 		order[i] = i
 	}
 	sortByID(order, res)
-	var b []byte
-	for _, i := range order {
+	rows := make([]batsimJob, len(order))
+	for k, i := range order {
 		o := &res.Jobs[i]
 		exec := o.Ran()
 		turn := o.End - o.Submit
-		success, state := 1, "COMPLETED_SUCCESSFULLY"
+		var success int32 = 1
+		state := "COMPLETED_SUCCESSFULLY"
 		if o.Killed {
 			success, state = 0, "COMPLETED_WALLTIME_REACHED"
 		}
-		stretch := "inf"
+		stretch := math.Inf(1)
 		if exec > 0 {
-			stretch = strconv.FormatFloat(float64(turn)/float64(exec), 'g', 10, 64)
+			stretch = float64(turn) / float64(exec)
+		}
+		rows[k] = batsimJob{JobID: o.ID, WorkloadName: workload, Profile: "rigid", SubmissionTime: int64(o.Submit),
+			RequestedResources: int64(o.Procs), RequestedTime: int64(o.Estimate), Success: success, FinalState: state,
+			StartingTime: int64(o.Start), ExecutionTime: int64(exec), FinishTime: int64(o.End), WaitingTime: int64(o.Wait()),
+			TurnaroundTime: int64(turn), Stretch: stretch, AllocatedResources: alloc[i], ConsumedEnergy: -1}
+	}
+	return rows
+}
+
+// writeBatsimJobs writes res as Batsim's jobs.csv, one line per job in
+// job ID order (see batsimJobs).
+func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString(strings.Join(batsimColumns, ",") + "\n")
+	var b []byte
+	for _, r := range batsimJobs(res, workload) {
+		stretch := "inf"
+		if !math.IsInf(r.Stretch, 1) {
+			stretch = strconv.FormatFloat(r.Stretch, 'g', 10, 64)
 		}
 		b = b[:0]
-		b = strconv.AppendInt(b, o.ID, 10)
+		b = strconv.AppendInt(b, r.JobID, 10)
 		b = append(b, ',')
-		b = append(b, workload...)
-		b = append(b, ",rigid,"...)
-		for _, v := range []int64{int64(o.Submit), int64(o.Procs), int64(o.Estimate)} {
+		b = append(b, r.WorkloadName...)
+		b = append(b, ',')
+		b = append(b, r.Profile...)
+		b = append(b, ',')
+		for _, v := range []int64{r.SubmissionTime, r.RequestedResources, r.RequestedTime, int64(r.Success)} {
 			b = strconv.AppendInt(b, v, 10)
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(success), 10)
+		b = append(b, r.FinalState...)
 		b = append(b, ',')
-		b = append(b, state...)
-		b = append(b, ',')
-		for _, v := range []int64{int64(o.Start), int64(exec), int64(o.End), int64(o.Wait()), int64(turn)} {
+		for _, v := range []int64{r.StartingTime, r.ExecutionTime, r.FinishTime, r.WaitingTime, r.TurnaroundTime} {
 			b = strconv.AppendInt(b, v, 10)
 			b = append(b, ',')
 		}
 		b = append(b, stretch...)
 		b = append(b, ',')
-		b = append(b, alloc[i]...)
+		b = append(b, r.AllocatedResources...)
 		b = append(b, ",-1,\n"...)
 		if _, err := bw.Write(b); err != nil {
 			return err

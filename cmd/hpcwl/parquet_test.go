@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,5 +143,57 @@ func TestParquetBadFilesCLI(t *testing.T) {
 	}
 	if _, err := trace.LoadParquet(cut, trace.Options{}); err == nil {
 		t.Error("no error")
+	}
+}
+
+// TestSimulateJobsParquet checks that --jobs x.parquet holds the rows and
+// values of --jobs x.csv, and the run's provenance.
+func TestSimulateJobsParquet(t *testing.T) {
+	dir := t.TempDir()
+	csvName, pqName := filepath.Join(dir, "jobs.csv"), filepath.Join(dir, "jobs.parquet")
+	for _, out := range []string{csvName, pqName} {
+		if code, _, stderr := runHpcwl("simulate", "builtin:KTH-SP2", "--scheduler", "fcfs", "--jobs", out); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	csvData, _ := os.ReadFile(csvName)
+	lines := strings.Split(strings.TrimSuffix(string(csvData), "\n"), "\n")
+	if lines[0] != strings.Join(batsimColumns, ",") {
+		t.Fatalf("CSV columns %q", lines[0])
+	}
+	f, err := os.Open(pqName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := parquet.NewGenericReader[batsimJob](f)
+	defer r.Close()
+	rows := make([]batsimJob, r.NumRows())
+	if n, err := r.Read(rows); n != len(rows) || (err != nil && err != io.EOF) {
+		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
+	}
+	if len(rows) != len(lines)-1 || len(rows) < 28000 {
+		t.Fatalf("%d Parquet rows, %d CSV rows", len(rows), len(lines)-1)
+	}
+	for i, row := range rows {
+		stretch := "inf"
+		if !math.IsInf(row.Stretch, 1) {
+			stretch = strconv.FormatFloat(row.Stretch, 'g', 10, 64)
+		}
+		cells := []string{strconv.FormatInt(row.JobID, 10), row.WorkloadName, row.Profile,
+			strconv.FormatInt(row.SubmissionTime, 10), strconv.FormatInt(row.RequestedResources, 10),
+			strconv.FormatInt(row.RequestedTime, 10), strconv.Itoa(int(row.Success)), row.FinalState,
+			strconv.FormatInt(row.StartingTime, 10), strconv.FormatInt(row.ExecutionTime, 10),
+			strconv.FormatInt(row.FinishTime, 10), strconv.FormatInt(row.WaitingTime, 10),
+			strconv.FormatInt(row.TurnaroundTime, 10), stretch, row.AllocatedResources,
+			strconv.FormatFloat(row.ConsumedEnergy, 'g', -1, 64), row.Metadata}
+		if got := strings.Join(cells, ","); got != lines[i+1] {
+			t.Fatalf("row %d: Parquet %q, CSV %q", i, got, lines[i+1])
+		}
+	}
+	meta, _ := parquetMeta(t, pqName)
+	if meta["hpcwl.input"] != "builtin:KTH-SP2" || len(meta["hpcwl.input_sha256"]) != 64 ||
+		!strings.Contains(meta["hpcwl.parameters"], `"scheduler":"fcfs"`) {
+		t.Errorf("metadata %v", meta)
 	}
 }
