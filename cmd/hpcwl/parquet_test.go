@@ -197,3 +197,75 @@ func TestSimulateJobsParquet(t *testing.T) {
 		t.Errorf("metadata %v", meta)
 	}
 }
+
+// TestReplicateParquet checks that --runs and --csv write Parquet tables
+// holding the values of the CSV tables.
+func TestReplicateParquet(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	code, _, stderr := runHpcwl("replicate", "builtin:KTH-SP2", "--variants", "3", "--duration", "10w", "--workers", "1",
+		"--runs", p("runs.csv"), "--csv", p("summary.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runHpcwl("replicate", "builtin:KTH-SP2", "--variants", "3", "--duration", "10w", "--workers", "1",
+		"--runs", p("runs.parquet"), "--csv", p("summary.parquet"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	runs := readTable[replicateRun](t, p("runs.parquet"))
+	lines := csvLines(t, p("runs.csv"))
+	if len(runs) != 4 || len(lines) != 5 {
+		t.Fatalf("%d Parquet rows, %d CSV lines", len(runs), len(lines))
+	}
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
+	for i, r := range runs {
+		got := strings.Join([]string{r.Variant, g(float64(r.Throughput)), g(r.Utilization), g(r.Wait), g(r.Response),
+			g(r.Slowdown), g(r.BoundedSlowdown), g(float64(r.Jobs)), strconv.FormatBool(r.Saturated),
+			strconv.FormatFloat(r.SaturationSlope, 'g', 6, 64)}, ",")
+		if got != lines[i+1] {
+			t.Errorf("run %d: Parquet %q, CSV %q", i, got, lines[i+1])
+		}
+	}
+	sum := readTable[replicateSummary](t, p("summary.parquet"))
+	lines = csvLines(t, p("summary.csv"))
+	if len(sum) != len(lines)-1 || len(sum) == 0 {
+		t.Fatalf("%d Parquet rows, %d CSV lines", len(sum), len(lines))
+	}
+	for i, d := range sum {
+		got := strings.Join([]string{d.Metric, g(d.Original), strconv.FormatInt(d.N, 10), g(d.Mean), g(d.CILow), g(d.CIHigh),
+			g(d.SD), g(d.Min), g(d.P2_5), g(d.P25), g(d.Median), g(d.P75), g(d.P97_5), g(d.Max), g(d.MaxMinRatio), g(d.OriginalRank)}, ",")
+		if got != lines[i+1] {
+			t.Errorf("summary %d: Parquet %q, CSV %q", i, got, lines[i+1])
+		}
+	}
+	meta, _ := parquetMeta(t, p("runs.parquet"))
+	if meta["hpcwl.input"] != "builtin:KTH-SP2" || !strings.Contains(meta["hpcwl.settings"], `"variants":3`) || meta["hpcwl.parameters"] == "" {
+		t.Errorf("metadata %v", meta)
+	}
+}
+
+func readTable[T any](t *testing.T, name string) []T {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := parquet.NewGenericReader[T](f)
+	defer r.Close()
+	rows := make([]T, r.NumRows())
+	if n, err := r.Read(rows); n != len(rows) || (err != nil && err != io.EOF) {
+		t.Fatalf("%s: read %d of %d rows: %v", name, n, len(rows), err)
+	}
+	return rows
+}
+
+func csvLines(t *testing.T, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
