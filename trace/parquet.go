@@ -50,7 +50,7 @@ type parquetJob struct {
 }
 
 // ParquetSchema is the schema of the Parquet traces hpcwl writes.
-var ParquetSchema = parquet.SchemaOf(new(parquetJob))
+var ParquetSchema = parquet.NewSchema("swf_job", parquet.SchemaOf(new(parquetJob)))
 
 // parquetRowGroupRows bounds the rows of one row group, so that readers can
 // work on a large trace piece by piece.

@@ -235,7 +235,7 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 		}
 		return printFlurries(stdout, in, fo, rep.Flurries)
 	}
-	if err := writeTrace(out, o.out, format, stdout); err != nil {
+	if err := writeTrace(out, o.out, format, stdout, t); err != nil {
 		return err
 	}
 	if rep.Flurries == nil {

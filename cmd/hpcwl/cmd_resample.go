@@ -288,7 +288,7 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	if err != nil {
 		return generatorError(err)
 	}
-	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout); err != nil {
+	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout, p.Trace); err != nil {
 		return err
 	}
 	rep := resampleReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Pools: newPoolsReport(p),

@@ -269,3 +269,62 @@ func csvLines(t *testing.T, name string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
+
+// TestTraceCommandsParquet checks that every command writing a trace writes
+// the same trace as Parquet as it does as SWF, with its provenance.
+func TestTraceCommandsParquet(t *testing.T) {
+	dir := t.TempDir()
+	kth, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string // the output file name is appended
+		input string   // hpcwl.input expected ("" for none)
+	}{
+		{"convert", []string{"convert", "builtin:KTH-SP2", "-o"}, "builtin:KTH-SP2"},
+		{"clean", []string{"clean", "builtin:KTH-SP2", "-o"}, "builtin:KTH-SP2"},
+		{"generate", []string{"generate", "lublin", "--jobs", "500", "--seed", "4", "-o"}, ""},
+		{"resample", []string{"resample", "builtin:KTH-SP2", "--seed", "3", "--duration", "4w", "-o"}, "builtin:KTH-SP2"},
+		{"simulate --swf", []string{"simulate", "builtin:KTH-SP2", "--scheduler", "fcfs", "--swf"}, "builtin:KTH-SP2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var traces [2]*trace.Trace
+			for k, ext := range []string{".swf", ".parquet"} {
+				out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+ext)
+				args := append(append([]string{}, tc.args...), out)
+				if code, _, stderr := runHpcwl(args...); code != 0 {
+					t.Fatalf("%v: exit %d: %s", args, code, stderr)
+				}
+				tr, err := loadAnyTrace(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				traces[k] = tr
+				if ext == ".parquet" {
+					meta, _ := parquetMeta(t, out)
+					if meta["hpcwl.input"] != tc.input {
+						t.Errorf("hpcwl.input = %q, want %q", meta["hpcwl.input"], tc.input)
+					}
+					if sha := meta["hpcwl.input_sha256"]; (tc.input != "") != (sha == kth.SHA256) {
+						t.Errorf("hpcwl.input_sha256 = %q (KTH-SP2's: %s)", sha, kth.SHA256)
+					}
+					if meta["hpcwl.command"] != "hpcwl "+strings.Join(args, " ") {
+						t.Errorf("hpcwl.command = %q", meta["hpcwl.command"])
+					}
+				}
+			}
+			a, b := traces[0], traces[1]
+			if a.Len() == 0 || a.Len() != b.Len() || len(a.Header.Lines) != len(b.Header.Lines) {
+				t.Fatalf("SWF %d jobs, %d header lines; Parquet %d, %d", a.Len(), len(a.Header.Lines), b.Len(), len(b.Header.Lines))
+			}
+			for i := range a.Jobs {
+				if a.Jobs[i] != b.Jobs[i] {
+					t.Fatalf("job %d: SWF %+v, Parquet %+v", i, a.Jobs[i], b.Jobs[i])
+				}
+			}
+		})
+	}
+}

@@ -19,8 +19,13 @@ import (
 // writeTrace writes t to name ("-" is stdout) in the format given by to
 // (swf, csv, batsim or parquet), else by name's extension; see outputFormat.
 // The file is written atomically and gzipped when name ends in ".gz". A
-// Parquet file records the provenance (see provenance) of t.
-func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
+// Parquet file records the provenance (see provenance): the input trace is
+// src[0] when given (the log t was made from), else t itself.
+func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace.Trace) error {
+	in := t
+	if len(src) > 0 && src[0] != nil {
+		in = src[0]
+	}
 	format, err := outputFormat(name, to)
 	if err != nil {
 		return err
@@ -38,7 +43,7 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 		case formatBatsim:
 			return batsim.Write(w, t)
 		case formatParquet:
-			return t.WriteParquet(w, provenance(t.Name, t.SHA256, nil))
+			return t.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
 		}
 		return t.WriteSWF(w)
 	})
