@@ -192,14 +192,6 @@ func LoadParquet(name string, opt Options) (*Trace, error) {
 	return t, nil
 }
 
-// parquetKind says which Parquet physical types a column may have.
-type parquetKind int
-
-const (
-	kindInt   parquetKind = iota // INT32 or INT64, or DOUBLE/FLOAT holding whole numbers
-	kindFloat                    // DOUBLE, FLOAT, INT32 or INT64
-)
-
 // ReadParquet reads a trace from a Parquet file of the given size: one row
 // per job, with a column for each of the 18 SWF fields named as in
 // [CSVColumns] (in any order; other columns are ignored). Integer fields may
@@ -256,32 +248,27 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace,
 	if n < 0 || n > math.MaxInt32 {
 		return nil, fmt.Errorf("%s: %w: %d rows", name, ErrParquetFile, n)
 	}
+	// Column by column: each column chunk's values go straight into the
+	// jobs' fields, which is much faster than assembling rows.
 	jobs := make([]Job, 0, min(n, 1<<24))
-	buf := make([]parquet.Row, 1024)
-	var row int64
+	unknown := Job{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	buf := make([]parquet.Value, 4096)
 	for _, rg := range pf.RowGroups() {
-		rows := rg.Rows()
-		for {
-			k, rerr := rows.ReadRows(buf)
-			for _, values := range buf[:k] {
-				row++
-				j, err := parquetJobOf(values, cols)
-				if err != nil {
-					rows.Close()
-					return nil, fmt.Errorf("%s: row %d: %w", name, row, err)
-				}
-				jobs = append(jobs, j)
-			}
-			if rerr == io.EOF {
-				break
-			}
-			if rerr != nil {
-				rows.Close()
-				return nil, fmt.Errorf("%s: %w: row %d: %v", name, ErrParquetFile, row+1, rerr)
-			}
+		base := len(jobs)
+		size := rg.NumRows()
+		if size < 0 || int64(base)+size > n {
+			return nil, fmt.Errorf("%s: %w: row group of %d rows beyond the %d the footer gives", name, ErrParquetFile, size, n)
 		}
-		if err := rows.Close(); err != nil {
-			return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
+		for range size {
+			jobs = append(jobs, unknown)
+		}
+		for c, chunk := range rg.ColumnChunks() {
+			if c >= len(cols) || cols[c] < 0 {
+				continue
+			}
+			if err := readParquetColumn(chunk, cols[c], jobs[base:], base, buf); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 		}
 	}
 	if int64(len(jobs)) != n {
@@ -348,63 +335,139 @@ func parquetColumns(s *parquet.Schema) ([]int, error) {
 	return cols, nil
 }
 
-// parquetJobOf converts one row to a job.
-func parquetJobOf(values parquet.Row, cols []int) (Job, error) {
-	var iv [swf.NumFields]int64
-	var fv [swf.NumFields]float64
-	for k := range iv {
-		iv[k], fv[k] = -1, -1
-	}
-	for _, v := range values {
-		c := v.Column()
-		if c < 0 || c >= len(cols) || cols[c] < 0 || v.IsNull() {
-			continue
+// readParquetColumn reads the values of one column chunk into field f of
+// jobs (one value per job, nulls left as -1); the first job is row first+1
+// of the file.
+func readParquetColumn(chunk parquet.ColumnChunk, f int, jobs []Job, first int, buf []parquet.Value) error {
+	pages := chunk.Pages()
+	defer pages.Close()
+	row := 0
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			break
 		}
-		f := cols[c]
-		var x float64
-		var n int64
-		isInt := true
-		switch v.Kind() {
-		case parquet.Int32:
-			n = int64(v.Int32())
-		case parquet.Int64:
-			n = v.Int64()
-		case parquet.Float:
-			x, isInt = float64(v.Float()), false
-		case parquet.Double:
-			x, isInt = v.Double(), false
+		if err != nil {
+			return fmt.Errorf("%w: column %q: %v", ErrParquetFile, CSVColumns[f], err)
+		}
+		vr := p.Values()
+		for {
+			k, rerr := vr.ReadValues(buf)
+			if row+k > len(jobs) {
+				parquet.Release(p)
+				return fmt.Errorf("%w: column %q holds more values than the row group has rows (%d)", ErrParquetFile, CSVColumns[f], len(jobs))
+			}
+			for _, v := range buf[:k] {
+				if !v.IsNull() {
+					if err := setParquetField(&jobs[row], f, v); err != nil {
+						parquet.Release(p)
+						return fmt.Errorf("row %d: %w", first+row+1, err)
+					}
+				}
+				row++
+			}
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				parquet.Release(p)
+				return fmt.Errorf("%w: column %q: %v", ErrParquetFile, CSVColumns[f], rerr)
+			}
+		}
+		parquet.Release(p)
+	}
+	if row != len(jobs) {
+		return fmt.Errorf("%w: column %q holds %d values for %d rows", ErrParquetFile, CSVColumns[f], row, len(jobs))
+	}
+	return nil
+}
+
+// setParquetField stores the non-null value v in field f (0-based) of j.
+func setParquetField(j *Job, f int, v parquet.Value) error {
+	var x float64
+	var n int64
+	isInt := true
+	switch v.Kind() {
+	case parquet.Int32:
+		n = int64(v.Int32())
+	case parquet.Int64:
+		n = v.Int64()
+	case parquet.Float:
+		x, isInt = float64(v.Float()), false
+	case parquet.Double:
+		x, isInt = v.Double(), false
+	default:
+		return fmt.Errorf("%w: %q: unexpected %s value", ErrParquetColumn, CSVColumns[f], v.Kind())
+	}
+	if !isInt && math.IsNaN(x) { // pandas' null in a float column
+		return nil
+	}
+	if isFloatField(f) {
+		if isInt {
+			x = float64(n)
+		}
+		if math.IsInf(x, 0) || x < -1 {
+			return fmt.Errorf("%w: %q: %v is not a valid %s", ErrParquetColumn, CSVColumns[f], x, swf.FieldNames[f])
+		}
+		switch f {
+		case 5:
+			j.AvgCPU = x
+		case 6:
+			j.UsedMem = x
 		default:
-			return Job{}, fmt.Errorf("%w: %q: unexpected %s value", ErrParquetColumn, CSVColumns[f], v.Kind())
+			j.ReqMem = x
 		}
-		if !isInt && math.IsNaN(x) { // pandas' null in a float column
-			continue
-		}
-		if isFloatField(f) {
-			if isInt {
-				x = float64(n)
-			}
-			if math.IsInf(x, 0) || x < -1 {
-				return Job{}, fmt.Errorf("%w: %q: %v is not a valid %s", ErrParquetColumn, CSVColumns[f], x, swf.FieldNames[f])
-			}
-			fv[f] = x
-			continue
-		}
-		if !isInt {
-			if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-				return Job{}, fmt.Errorf("%w: %q: %v is not a whole number", ErrParquetColumn, CSVColumns[f], x)
-			}
-			n = int64(x)
-		}
-		if n < -1 && f != 17 {
-			return Job{}, fmt.Errorf("%w: %q: %d: %v", ErrParquetColumn, CSVColumns[f], n, swf.ErrNegative)
-		}
-		iv[f] = n
+		return nil
 	}
-	sj := swf.Job{
-		ID: iv[0], Submit: iv[1], Wait: iv[2], Runtime: iv[3], Procs: iv[4],
-		AvgCPU: fv[5], UsedMem: fv[6], ReqProcs: iv[7], ReqTime: iv[8], ReqMem: fv[9],
-		Status: iv[10], User: iv[11], Group: iv[12], App: iv[13], Queue: iv[14],
-		Partition: iv[15], Preceding: iv[16], ThinkTime: iv[17],
+	if !isInt {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			return fmt.Errorf("%w: %q: %v is not a whole number", ErrParquetColumn, CSVColumns[f], x)
+		}
+		n = int64(x)
 	}
-	return FromSWF(&sj)
+	if n < -1 && f != 17 {
+		return fmt.Errorf("%w: %q: %d: %v", ErrParquetColumn, CSVColumns[f], n, swf.ErrNegative)
+	}
+	if f == 0 || f == 1 || f == 2 || f == 3 || f == 8 || f == 17 {
+		switch f {
+		case 0:
+			j.ID = n
+		case 1:
+			j.Submit = n
+		case 2:
+			j.Wait = n
+		case 3:
+			j.Runtime = n
+		case 8:
+			j.ReqTime = n
+		default:
+			j.ThinkTime = n
+		}
+		return nil
+	}
+	if n > math.MaxInt32 {
+		return fmt.Errorf("%w: %q: %d: value out of range (at most %d)", ErrParquetColumn, CSVColumns[f], n, math.MaxInt32)
+	}
+	v32 := int32(n)
+	switch f {
+	case 4:
+		j.Procs = v32
+	case 7:
+		j.ReqProcs = v32
+	case 10:
+		j.Status = v32
+	case 11:
+		j.User = v32
+	case 12:
+		j.Group = v32
+	case 13:
+		j.App = v32
+	case 14:
+		j.Queue = v32
+	case 15:
+		j.Partition = v32
+	default:
+		j.Preceding = v32
+	}
+	return nil
 }

@@ -356,3 +356,82 @@ func TestLoadParquet(t *testing.T) {
 		t.Error("a directory: no error")
 	}
 }
+
+// foreignJob is a row as another tool might write it: columns in another
+// order, all INT64 or DOUBLE (pandas' float64 with NaN for a missing
+// integer), names in capitals, an extra column.
+type foreignJob struct {
+	Extra     string   `parquet:"comment"`
+	ThinkTime *int64   `parquet:"THINK_TIME,optional"`
+	RunTime   float64  `parquet:"run_time"`
+	JobNumber int64    `parquet:"job_number"`
+	Submit    int64    `parquet:"submit_time"`
+	Wait      int64    `parquet:"wait_time"`
+	Procs     int64    `parquet:"allocated_processors"`
+	CPU       float32  `parquet:"average_cpu_time"`
+	Mem       *float64 `parquet:"used_memory,optional"`
+	ReqProcs  int64    `parquet:"requested_processors"`
+	ReqTime   int64    `parquet:"requested_time"`
+	ReqMem    float64  `parquet:"requested_memory"`
+	Status    int32    `parquet:"status"`
+	User      float64  `parquet:"user_id"`
+	Group     int64    `parquet:"group_id"`
+	App       int64    `parquet:"executable_number"`
+	Queue     int64    `parquet:"queue_number"`
+	Partition int64    `parquet:"partition_number"`
+	Preceding int64    `parquet:"preceding_job_number"`
+}
+
+// TestParquetForeignFile reads a file in several row groups and pages with
+// the columns of another tool.
+func TestParquetForeignFile(t *testing.T) {
+	var rows []foreignJob
+	for i := range 1000 {
+		r := foreignJob{Extra: "x", RunTime: float64(i * 3), JobNumber: int64(i + 1), Submit: int64(i * 10), Wait: int64(i % 4),
+			Procs: 2, CPU: 1.5, ReqProcs: 2, ReqTime: 100, ReqMem: -1, Status: 1, User: float64(i % 9), Group: -1,
+			App: -1, Queue: 3, Partition: -1, Preceding: -1}
+		if i%3 == 0 {
+			think := int64(-i)
+			r.ThinkTime = &think
+		}
+		if i%5 == 0 {
+			r.User = math.NaN()
+		} else {
+			m := float64(i)
+			r.Mem = &m
+		}
+		rows = append(rows, r)
+	}
+	data := writeRows(t, rows, parquet.MaxRowsPerRowGroup(77), parquet.PageBufferSize(256))
+	tr, err := readParquet(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != len(rows) {
+		t.Fatalf("%d jobs", tr.Len())
+	}
+	for i, r := range rows {
+		j := tr.Jobs[i]
+		want := trace.Job{ID: r.JobNumber, Submit: r.Submit, Wait: r.Wait, Runtime: int64(r.RunTime), ReqTime: 100, ThinkTime: -1,
+			AvgCPU: 1.5, UsedMem: -1, ReqMem: -1, Procs: 2, ReqProcs: 2, User: int32(r.User), Group: -1, App: -1,
+			Queue: 3, Partition: -1, Preceding: -1, Status: 1}
+		if r.ThinkTime != nil {
+			want.ThinkTime = *r.ThinkTime
+		}
+		if r.Mem != nil {
+			want.UsedMem = *r.Mem
+		}
+		if math.IsNaN(r.User) {
+			want.User = -1
+		}
+		if j != want {
+			t.Fatalf("row %d: %+v, want %+v", i+1, j, want)
+		}
+	}
+	// An error in a later row group names the row in the file.
+	rows[500].Wait = -5
+	_, err = readParquet(writeRows(t, rows, parquet.MaxRowsPerRowGroup(77)))
+	if err == nil || !strings.Contains(err.Error(), "row 501: ") || !strings.Contains(err.Error(), `"wait_time"`) {
+		t.Errorf("error %v does not name row 501 and wait_time", err)
+	}
+}
