@@ -83,3 +83,11 @@ func replicateSummaries(r *replicate.Result) []replicateSummary {
 	}
 	return rows
 }
+
+// provenance returns the key-value metadata of evaluate's Parquet outputs:
+// the input log and its SHA-256, and the change evaluated as JSON.
+func (r *evaluateReport) provenance() map[string]string {
+	params := map[string]any{"change": r.Change, "scheduler": r.Scheduler, "procs": r.Procs, "trace_procs": r.TraceProcs,
+		"procs_factor": r.ProcsFactor, "speed": r.Speed, "prefix": r.Prefix}
+	return provenance(r.Trace, r.SHA256, map[string]string{"hpcwl.parameters": jsonText(params)})
+}

@@ -328,3 +328,52 @@ func TestTraceCommandsParquet(t *testing.T) {
 		})
 	}
 }
+
+// TestEvaluateParquet checks that evaluate's --jobs and --curve tables hold
+// the values of the CSV tables.
+func TestEvaluateParquet(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, ext := range []string{".csv", ".parquet"} {
+		if code, _, stderr := runHpcwl("evaluate", "builtin:KTH-SP2", "--jobs", p("jobs"+ext), "--curve", p("curve"+ext)); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	jobs := readTable[evaluateJob](t, p("jobs.parquet"))
+	lines := csvLines(t, p("jobs.csv"))
+	if len(jobs) != len(lines)-1 || len(jobs) != 28476 {
+		t.Fatalf("%d Parquet rows, %d CSV lines", len(jobs), len(lines))
+	}
+	for i, r := range jobs {
+		late := ""
+		if r.Lateness != nil {
+			late = i64(*r.Lateness)
+		}
+		got := strings.Join([]string{i64(r.JobID), i64(r.User), i64(r.Procs), i64(r.RecordedSubmit), i64(r.RecordedStart),
+			i64(r.RecordedEnd), i64(r.RigidSubmit), i64(r.RigidStart), i64(r.RigidEnd), i64(r.FeedbackSubmit),
+			i64(r.FeedbackStart), i64(r.FeedbackEnd), late}, ",")
+		if got != lines[i+1] {
+			t.Fatalf("job row %d: Parquet %q, CSV %q", i, got, lines[i+1])
+		}
+	}
+	curve := readTable[curvePoint](t, p("curve.parquet"))
+	lines = csvLines(t, p("curve.csv"))
+	if len(curve) != len(lines)-1 || len(curve) < 10 {
+		t.Fatalf("%d Parquet rows, %d CSV lines", len(curve), len(lines))
+	}
+	for i := range curve {
+		c := &curve[i]
+		cells := []string{i64(c.TimeS), strconv.FormatFloat(c.TimeDays, 'f', -1, 64)}
+		for _, v := range c.counts() {
+			cells = append(cells, i64(*v))
+		}
+		if got := strings.Join(cells, ","); got != lines[i+1] {
+			t.Fatalf("curve row %d: Parquet %q, CSV %q", i, got, lines[i+1])
+		}
+	}
+	meta, _ := parquetMeta(t, p("curve.parquet"))
+	if meta["hpcwl.input"] != "builtin:KTH-SP2" || !strings.Contains(meta["hpcwl.parameters"], `"change"`) {
+		t.Errorf("metadata %v", meta)
+	}
+}
