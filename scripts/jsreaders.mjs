@@ -132,6 +132,15 @@ async function main() {
   compareRows('hyparquet', csv, pq.rows, rtol);
   compareRows('duckdb', csv, await (await duck.runAndReadAll(`SELECT * FROM read_parquet('${join(dir, 'runs.parquet')}')`)).getRowObjects(), rtol);
 
+  console.log('evaluate: hpcwl evaluate builtin:KTH-SP2 --jobs --curve');
+  for (const [name, nullIs] of [['evaluate_jobs', ''], ['evaluate_curve', undefined]]) {
+    csv = readCSV(`${name}.csv`);
+    pq = await readParquet(`${name}.parquet`);
+    check(JSON.stringify(pq.columns) === JSON.stringify(csv.columns), `hyparquet: ${name}: the CSV's columns, in order`);
+    compareRows(`hyparquet: ${name}`, csv, pq.rows, () => 0, nullIs);
+    compareRows(`duckdb: ${name}`, csv, await (await duck.runAndReadAll(`SELECT * FROM read_parquet('${join(dir, name + '.parquet')}')`)).getRowObjects(), () => 0, nullIs);
+  }
+
   if (failures) {
     console.log(`${failures} check(s) failed`);
     process.exit(1);

@@ -5,6 +5,7 @@ Usage: python pyreaders.py DIR, where DIR holds (see pyreaders.sh)
   kth.csv, kth.parquet        the built-in KTH-SP2 log, converted
   jobs.csv, jobs.parquet      per-job results of `hpcwl simulate --jobs`
   runs.csv, runs.parquet      per-run metrics of `hpcwl replicate --runs`
+  evaluate_jobs.*, evaluate_curve.*   `hpcwl evaluate --jobs --curve`
 
 Readers: pyarrow (the reference implementation), pandas (read_parquet) and
 DuckDB (read_parquet in SQL). Exits 1 at the first disagreement.
@@ -153,12 +154,27 @@ def check_runs(d):
               f"{reader}: {len(df)} rows, values equal the CSV's{' except ' + ', '.join(bad) if bad else ''}")
 
 
+def check_evaluate(d):
+    print("evaluate: hpcwl evaluate builtin:KTH-SP2 --jobs --curve")
+    for name in ["evaluate_jobs", "evaluate_curve"]:
+        csv = pd.read_csv(os.path.join(d, name + ".csv"))
+        path = os.path.join(d, name + ".parquet")
+        for reader, df in [("pyarrow", pq.read_table(path).to_pandas()), ("pandas", pd.read_parquet(path)),
+                           ("duckdb", duckdb.sql(f"SELECT * FROM read_parquet('{path}')").df())]:
+            # A job the feedback run never submitted has no lateness: an
+            # empty CSV cell and a null, both NaN in pandas.
+            bad = [c for c in csv.columns if not same_column(csv[c], df[c], c)]
+            check(list(df.columns) == list(csv.columns) and len(df) == len(csv) and not bad,
+                  f"{reader}: {name}: {len(df)} rows, values equal the CSV's{' except ' + ', '.join(bad) if bad else ''}")
+
+
 def main():
     d = sys.argv[1]
     print(f"pyarrow {pa.__version__}, pandas {pd.__version__}, duckdb {duckdb.__version__}")
     check_trace(d)
     check_jobs(d)
     check_runs(d)
+    check_evaluate(d)
     if failures:
         print(f"{failures} check(s) failed")
         sys.exit(1)

@@ -2,7 +2,7 @@
 # Reads hpcwl's Parquet outputs with pyarrow, pandas and DuckDB and checks
 # that they hold the rows and values of the CSV outputs (scripts/pyreaders.py):
 # the built-in KTH-SP2 log converted, the per-job results of simulate, the
-# per-run metrics of replicate.
+# per-run metrics of replicate, the per-job results and curves of evaluate.
 #
 # The readers come from the Python package registry (pip) into a virtual
 # environment kept in $HPCWL_PYENV (default ~/.cache/hpcwl/pyreaders), so
@@ -36,6 +36,7 @@ for ext in csv parquet; do
   "$h" convert builtin:KTH-SP2 -o "$dir/kth.$ext" 2>/dev/null
   "$h" simulate builtin:KTH-SP2 --scheduler easy --jobs "$dir/jobs.$ext" >/dev/null
   "$h" replicate builtin:KTH-SP2 --variants 3 --duration 10w --workers 1 --runs "$dir/runs.$ext" >/dev/null 2>&1
+  "$h" evaluate builtin:KTH-SP2 --jobs "$dir/evaluate_jobs.$ext" --curve "$dir/evaluate_curve.$ext" >/dev/null
 done
 
 # npm_readers REASON runs the same checks with DuckDB and hyparquet from the
