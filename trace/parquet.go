@@ -9,8 +9,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/parquet-go/parquet-go"
@@ -88,22 +90,33 @@ func (t *Trace) WriteParquet(w io.Writer, meta map[string]string) error {
 	all[ParquetHeaderKey] = t.headerText()
 	opts := append([]parquet.WriterOption{ParquetSchema}, ParquetWriterOptions(all)...)
 	pw := parquet.NewGenericWriter[any](w, opts...)
-	// Column by column, one row group at a time: much faster than writing
-	// rows, which the library would take apart into columns again.
+	// Column by column, one row group at a time, the columns shared among
+	// the processors: much faster than writing rows, which the library
+	// would take apart into columns again.
 	const batch = 8192
-	values := make([]parquet.Value, batch)
+	writers := pw.ColumnWriters()
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	errs := make([]error, len(writers))
 	for start := 0; start < len(t.Jobs); start += parquetRowGroupRows {
 		group := t.Jobs[start:min(start+parquetRowGroupRows, len(t.Jobs))]
-		for c, cw := range pw.ColumnWriters() {
-			for from := 0; from < len(group); from += batch {
-				part := group[from:min(from+batch, len(group))]
-				for k := range part {
-					values[k] = jobValue(&part[k], c)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				values := make([]parquet.Value, batch)
+				for c := w; c < len(writers); c += workers {
+					for from := 0; from < len(group) && errs[c] == nil; from += batch {
+						part := group[from:min(from+batch, len(group))]
+						for k := range part {
+							values[k] = jobValue(&part[k], c)
+						}
+						_, errs[c] = writers[c].WriteRowValues(values[:len(part)])
+					}
 				}
-				if _, err := cw.WriteRowValues(values[:len(part)]); err != nil {
-					return err
-				}
-			}
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
 		}
 		if err := pw.Flush(); err != nil {
 			return err
