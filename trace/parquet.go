@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -277,11 +278,16 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace,
 	if !IsParquet(magic[:]) {
 		return nil, fmt.Errorf("%s: %w: does not start with %q", name, ErrParquetFile, ParquetMagic)
 	}
-	if _, err := r.ReadAt(magic[:], size-4); err != nil {
+	var tail [8]byte // footer length, magic
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
 	}
-	if !IsParquet(magic[:]) {
+	if !IsParquet(tail[4:]) {
 		return nil, fmt.Errorf("%s: %w: does not end with %q (the file is truncated)", name, ErrParquetFile, ParquetMagic)
+	}
+	// The library would allocate the footer's stated length before reading.
+	if footer := int64(binary.LittleEndian.Uint32(tail[:4])); footer > size-12 {
+		return nil, fmt.Errorf("%s: %w: the footer's length (%d bytes) exceeds the file (damaged or truncated)", name, ErrParquetFile, footer)
 	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
@@ -307,8 +313,9 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace,
 	}
 	// Column by column: each column chunk's values go straight into the
 	// jobs' fields, which is much faster than assembling rows.
-	jobs := make([]Job, 0, min(n, 1<<24))
-	unknown := Job{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	// Room for the rows the footer gives, within what a file of this size
+	// can plausibly hold (the slice grows past it if needed).
+	jobs := make([]Job, 0, min(n, 64*size))
 	buf := make([]parquet.Value, 4096)
 	for _, rg := range pf.RowGroups() {
 		base := len(jobs)
@@ -316,14 +323,14 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace,
 		if size < 0 || int64(base)+size > n {
 			return nil, fmt.Errorf("%s: %w: row group of %d rows beyond the %d the footer gives", name, ErrParquetFile, size, n)
 		}
-		for range size {
-			jobs = append(jobs, unknown)
-		}
+		// The jobs grow with the values the first column actually holds, not
+		// with the row count the footer claims, so that a damaged footer
+		// cannot make the reader allocate memory for rows that are not there.
 		for c, chunk := range rg.ColumnChunks() {
 			if c >= len(cols) || cols[c] < 0 {
 				continue
 			}
-			if err := readParquetColumn(chunk, cols[c], jobs[base:], base, buf); err != nil {
+			if err := readParquetColumn(chunk, cols[c], &jobs, base, int(size), buf); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
@@ -392,10 +399,13 @@ func parquetColumns(s *parquet.Schema) ([]int, error) {
 	return cols, nil
 }
 
-// readParquetColumn reads the values of one column chunk into field f of
-// jobs (one value per job, nulls left as -1); the first job is row first+1
-// of the file.
-func readParquetColumn(chunk parquet.ColumnChunk, f int, jobs []Job, first int, buf []parquet.Value) error {
+// unknownJob has every field unknown.
+var unknownJob = Job{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+
+// readParquetColumn reads the values of one column chunk of a row group of
+// size rows into field f of (*jobs)[first:first+size] (one value per job,
+// nulls left as -1), appending unknown jobs as values come.
+func readParquetColumn(chunk parquet.ColumnChunk, f int, jobs *[]Job, first, size int, buf []parquet.Value) error {
 	pages := chunk.Pages()
 	defer pages.Close()
 	row := 0
@@ -410,13 +420,17 @@ func readParquetColumn(chunk parquet.ColumnChunk, f int, jobs []Job, first int, 
 		vr := p.Values()
 		for {
 			k, rerr := vr.ReadValues(buf)
-			if row+k > len(jobs) {
+			if row+k > size {
 				parquet.Release(p)
-				return fmt.Errorf("%w: column %q holds more values than the row group has rows (%d)", ErrParquetFile, CSVColumns[f], len(jobs))
+				return fmt.Errorf("%w: column %q holds more values than the row group has rows (%d)", ErrParquetFile, CSVColumns[f], size)
 			}
+			for len(*jobs) < first+row+k {
+				*jobs = append(*jobs, unknownJob)
+			}
+			js := *jobs
 			for _, v := range buf[:k] {
 				if !v.IsNull() {
-					if err := setParquetField(&jobs[row], f, v); err != nil {
+					if err := setParquetField(&js[first+row], f, v); err != nil {
 						parquet.Release(p)
 						return fmt.Errorf("row %d: %w", first+row+1, err)
 					}
@@ -433,8 +447,8 @@ func readParquetColumn(chunk parquet.ColumnChunk, f int, jobs []Job, first int, 
 		}
 		parquet.Release(p)
 	}
-	if row != len(jobs) {
-		return fmt.Errorf("%w: column %q holds %d values for %d rows", ErrParquetFile, CSVColumns[f], row, len(jobs))
+	if row != size {
+		return fmt.Errorf("%w: column %q holds %d values for %d rows", ErrParquetFile, CSVColumns[f], row, size)
 	}
 	return nil
 }

@@ -328,6 +328,14 @@ func TestParquetTruncated(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Errorf("error %v does not say the file is truncated", err)
 	}
+	// A footer length beyond the file is refused before anything is
+	// allocated for it.
+	bad := bytes.Clone(data)
+	copy(bad[len(bad)-8:], []byte{0xff, 0xff, 0xff, 0x7f})
+	_, err = readParquet(bad)
+	if err == nil || !strings.Contains(err.Error(), "footer's length (2147483647 bytes) exceeds the file") {
+		t.Errorf("error %v does not say the footer length is wrong", err)
+	}
 }
 
 func TestLoadParquet(t *testing.T) {
@@ -434,4 +442,30 @@ func TestParquetForeignFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "row 501: ") || !strings.Contains(err.Error(), `"wait_time"`) {
 		t.Errorf("error %v does not name row 501 and wait_time", err)
 	}
+}
+
+// FuzzReadParquet feeds damaged Parquet files to the reader: it must return
+// a trace or an error, never panic.
+func FuzzReadParquet(f *testing.F) {
+	var h swf.Header
+	h.Add("MaxProcs", "8")
+	jobs := []trace.Job{
+		{ID: 1, Submit: 0, Wait: 5, Runtime: 10, ReqTime: 20, ThinkTime: -1, AvgCPU: 2.5, UsedMem: -1, ReqMem: -1,
+			Procs: 2, ReqProcs: 2, User: 1, Group: -1, App: -1, Queue: 1, Partition: -1, Preceding: -1, Status: 1},
+		{ID: 2, Submit: 3, Wait: -1, Runtime: -1, ReqTime: -1, ThinkTime: 7, AvgCPU: -1, UsedMem: 100, ReqMem: -1,
+			Procs: 8, ReqProcs: -1, User: 2, Group: 1, App: 3, Queue: -1, Partition: 1, Preceding: 1, Status: 0},
+	}
+	var buf bytes.Buffer
+	if err := trace.New(h, jobs, trace.Options{}).WriteParquet(&buf, nil); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte("PAR1PAR1"))
+	f.Add([]byte("PAR1\x00\x00\x00\x00\x00\x00\x00\x00PAR1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := readParquet(data)
+		if err == nil && tr == nil {
+			t.Fatal("no trace and no error")
+		}
+	})
 }
