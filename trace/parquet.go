@@ -17,6 +17,8 @@ import (
 
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // ParquetMagic is the four bytes that open (and close) every Parquet file.
@@ -293,6 +295,9 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", name, ErrParquetFile, err)
 	}
+	if err := checkParquetPages(r, size, pf.Metadata()); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	cols, err := parquetColumns(pf.Schema())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -341,6 +346,64 @@ func ReadParquet(r io.ReaderAt, size int64, name string, opt Options) (t *Trace,
 	t = New(hdr, jobs, opt)
 	t.Name = name
 	return t, nil
+}
+
+// maxParquetPage bounds the uncompressed size of one page: Parquet writers
+// make pages of a few megabytes at most.
+const maxParquetPage = 256 << 20
+
+// checkParquetPages walks the page headers of every column chunk and checks
+// that chunks and pages lie within the file and that no page claims more
+// than maxParquetPage bytes, and that the codecs are ones read safely: the
+// Parquet library allocates what a page
+// header claims before it decompresses, so a damaged header could
+// otherwise exhaust memory.
+func checkParquetPages(r io.ReaderAt, size int64, md *format.FileMetaData) error {
+	var compact thrift.CompactProtocol
+	buf := make([]byte, 64<<10)
+	for _, rg := range md.RowGroups {
+		for _, cc := range rg.Columns {
+			m := &cc.MetaData
+			col := strings.Join(m.PathInSchema, ".")
+			start := m.DataPageOffset
+			if m.DictionaryPageOffset > 0 && m.DictionaryPageOffset < start {
+				start = m.DictionaryPageOffset
+			}
+			switch m.Codec {
+			case format.Uncompressed, format.Snappy, format.Gzip, format.Brotli, format.Zstd:
+			default:
+				// The library's LZ4 decoder takes any failure for a short
+				// buffer and doubles it without end on damaged data.
+				return fmt.Errorf("%w: column %q is compressed with %s, which hpcwl does not read; rewrite the file with zstd, snappy or gzip",
+					ErrParquetFile, col, m.Codec)
+			}
+			end := start + m.TotalCompressedSize
+			if start < int64(len(ParquetMagic)) || m.TotalCompressedSize < 0 || end < start || end > size-8 {
+				return fmt.Errorf("%w: column %q: its data (bytes %d to %d) is not inside the file of %d bytes (damaged or truncated)",
+					ErrParquetFile, col, start, end, size)
+			}
+			for pos := start; pos < end; {
+				n, err := r.ReadAt(buf[:min(int64(len(buf)), end-pos)], pos)
+				if n == 0 {
+					return fmt.Errorf("%w: column %q: reading a page header at byte %d: %v", ErrParquetFile, col, pos, err)
+				}
+				hr := compact.NewReaderFromBytes(buf[:n])
+				var h format.PageHeader
+				if err := thrift.NewDecoder(hr).Decode(&h); err != nil {
+					return fmt.Errorf("%w: column %q: damaged page header at byte %d: %v", ErrParquetFile, col, pos, err)
+				}
+				if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || h.UncompressedPageSize > maxParquetPage {
+					return fmt.Errorf("%w: column %q: damaged page header at byte %d (page of %d bytes, %d uncompressed)",
+						ErrParquetFile, col, pos, h.CompressedPageSize, h.UncompressedPageSize)
+				}
+				pos += int64(hr.BytesRead()) + int64(h.CompressedPageSize)
+				if pos > end {
+					return fmt.Errorf("%w: column %q: a page ends past its column chunk (damaged or truncated)", ErrParquetFile, col)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // parquetColumns maps each leaf column of s to the SWF field it holds (-1 for

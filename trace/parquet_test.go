@@ -13,6 +13,7 @@ import (
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 	"pgregory.net/rapid"
 )
 
@@ -335,6 +336,30 @@ func TestParquetTruncated(t *testing.T) {
 	_, err = readParquet(bad)
 	if err == nil || !strings.Contains(err.Error(), "footer's length (2147483647 bytes) exceeds the file") {
 		t.Errorf("error %v does not say the footer length is wrong", err)
+	}
+}
+
+// TestParquetCodecs reads files compressed with every codec hpcwl accepts
+// and refuses LZ4, whose decoder in the Parquet library grows its buffer
+// without end on damaged data.
+func TestParquetCodecs(t *testing.T) {
+	rows := []map[string]any{fullRow("", nil), fullRow("run_time", int64(7))}
+	for _, tc := range []struct {
+		codec compress.Codec
+		ok    bool
+	}{{&parquet.Uncompressed, true}, {&parquet.Snappy, true}, {&parquet.Gzip, true}, {&parquet.Zstd, true},
+		{&parquet.Brotli, true}, {&parquet.Lz4Raw, false}} {
+		t.Run(tc.codec.String(), func(t *testing.T) {
+			tr, err := readParquet(writeRows(t, rows, schemaOf("", nil), parquet.Compression(tc.codec)))
+			switch {
+			case tc.ok && err != nil:
+				t.Fatal(err)
+			case tc.ok && (tr.Len() != 2 || tr.Jobs[1].Runtime != 7):
+				t.Errorf("read %+v", tr.Jobs)
+			case !tc.ok && (err == nil || !strings.Contains(err.Error(), "is compressed with LZ4_RAW, which hpcwl does not read")):
+				t.Errorf("error %v", err)
+			}
+		})
 	}
 }
 
