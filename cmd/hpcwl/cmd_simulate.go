@@ -126,7 +126,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE` (Parquet if it ends in .parquet)")
 	f.StringVar(&opts.swfOut, "swf", "", "write the simulated schedule as a log to `FILE`: simulated submit (with feedback), wait and run times (Parquet if it ends in .parquet)")
-	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows) to `FILE`")
+	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows; Parquet if it ends in .parquet) to `FILE`")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	f.StringArrayVar(&opts.params, "param", nil, "set a parameter of the scheduler, `NAME=VALUE` (repeatable; e.g. flex slack=2, pbas switch=12h, pbas metric=resp)")
@@ -261,7 +261,12 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 		}
 	}
 	if opts.cycleOut != "" {
-		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error { return writeCycleCSV(w, run) }); err != nil {
+		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.cycleOut) {
+				return writeParquetTable(w, weeklyCycle(run), run.provenance())
+			}
+			return writeCycleCSV(w, run)
+		}); err != nil {
 			return err
 		}
 	}
@@ -589,10 +594,20 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
 }
 
-// writeCycleCSV writes the weekly cycles of the log's and the run's
-// submissions: one row per hour of the week (0 = Monday 00:00 local time),
-// in jobs per week of each one's submission period.
-func writeCycleCSV(w io.Writer, run *simulateRun) error {
+// cycleHour is one hour of the week in `simulate --cycle`: the mean number
+// of jobs submitted in it per week, recorded and simulated; the struct tags
+// give the Parquet schema.
+type cycleHour struct {
+	HourOfWeek int32   `parquet:"hour_of_week"`
+	Day        string  `parquet:"day,dict"`
+	Hour       int32   `parquet:"hour"`
+	Recorded   float64 `parquet:"recorded_jobs_per_week"`
+	Simulated  float64 `parquet:"simulated_jobs_per_week"`
+}
+
+// weeklyCycle returns the 168 hours of the week, Monday 0h first, in the
+// log's local time.
+func weeklyCycle(run *simulateRun) []cycleHour {
 	rec := make([]sim.Time, 0, len(run.res.Jobs))
 	simd := make([]sim.Time, 0, len(run.res.Jobs))
 	for i := range run.res.Jobs {
@@ -602,12 +617,23 @@ func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	}
 	c := run.trace.Clock()
 	cr, cs := feedback.WeeklyCycle(c, rec), feedback.WeeklyCycle(c, simd)
+	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+	rows := make([]cycleHour, len(cr))
+	for h := range cr {
+		rows[h] = cycleHour{HourOfWeek: int32(h), Day: days[h/24], Hour: int32(h % 24), Recorded: cr[h], Simulated: cs[h]}
+	}
+	return rows
+}
+
+// writeCycleCSV writes the weekly cycles of the log's and the run's
+// submissions: one row per hour of the week (0 = Monday 00:00 local time),
+// in jobs per week of each one's submission period.
+func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"hour_of_week", "day", "hour", "recorded_jobs_per_week", "simulated_jobs_per_week"})
-	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-	for h := range cr {
-		cw.Write([]string{strconv.Itoa(h), days[h/24], strconv.Itoa(h % 24), f(cr[h]), f(cs[h])})
+	for _, r := range weeklyCycle(run) {
+		cw.Write([]string{strconv.Itoa(int(r.HourOfWeek)), r.Day, strconv.Itoa(int(r.Hour)), f(r.Recorded), f(r.Simulated)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -373,3 +373,46 @@ func TestEvaluateParquet(t *testing.T) {
 		t.Errorf("metadata %v", meta)
 	}
 }
+
+// TestCycleAndSessionsParquet checks simulate --cycle and sessions --swf
+// with a .parquet name against their CSV and SWF forms.
+func TestCycleAndSessionsParquet(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, args := range [][]string{
+		{"simulate", "builtin:KTH-SP2", "--scheduler", "fcfs", "--cycle", p("cycle.csv")},
+		{"simulate", "builtin:KTH-SP2", "--scheduler", "fcfs", "--cycle", p("cycle.parquet")},
+		{"sessions", "builtin:KTH-SP2", "--swf", p("sessions.swf")},
+		{"sessions", "builtin:KTH-SP2", "--swf", p("sessions.parquet")},
+	} {
+		if code, _, stderr := runHpcwl(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	cycle := readTable[cycleHour](t, p("cycle.parquet"))
+	lines := csvLines(t, p("cycle.csv"))
+	if len(cycle) != 168 || len(lines) != 169 {
+		t.Fatalf("%d Parquet rows, %d CSV lines", len(cycle), len(lines))
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	for i, r := range cycle {
+		got := strings.Join([]string{strconv.Itoa(int(r.HourOfWeek)), r.Day, strconv.Itoa(int(r.Hour)), f(r.Recorded), f(r.Simulated)}, ",")
+		if got != lines[i+1] {
+			t.Fatalf("hour %d: Parquet %q, CSV %q", i, got, lines[i+1])
+		}
+	}
+	a, err := loadAnyTrace(p("sessions.swf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := loadAnyTrace(p("sessions.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sa, sb bytes.Buffer
+	a.WriteSWF(&sa)
+	b.WriteSWF(&sb)
+	if sa.Len() == 0 || !bytes.Equal(sa.Bytes(), sb.Bytes()) {
+		t.Error("sessions --swf: the Parquet log differs from the SWF log")
+	}
+}
