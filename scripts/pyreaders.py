@@ -59,16 +59,20 @@ def check(ok, what):
 
 def same_column(csv_values, pq_values, name, rtol=0.0):
     """Compares two columns: exactly for integers and strings, to rtol
-    (relative) for floating point, infinities and NaN included."""
-    a, b = np.asarray(csv_values), np.asarray(pq_values)
+    (relative) for floating point, infinities and NaN included. Nullable
+    columns (pandas' Int64 with <NA>) compare as floating point with NaN."""
+    a, b = pd.Series(csv_values).reset_index(drop=True), pd.Series(pq_values).reset_index(drop=True)
     if len(a) != len(b):
         return False
-    if a.dtype.kind == "f" or b.dtype.kind == "f":
-        a, b = a.astype(float), b.astype(float)
-        return bool(np.all((a == b) | np.isclose(a, b, rtol=rtol, atol=0, equal_nan=True)))
-    if a.dtype.kind in "iu" and b.dtype.kind in "iu":
-        return bool(np.array_equal(a.astype(np.int64), b.astype(np.int64)))
-    return bool(np.array_equal(a.astype(str), b.astype(str)))
+    kinds = {a.dtype.kind, b.dtype.kind}
+    nullable = a.isna().any() or b.isna().any()
+    if "f" in kinds or nullable and kinds <= {"i", "u", "f"}:
+        x = a.to_numpy(dtype="float64", na_value=np.nan)
+        y = b.to_numpy(dtype="float64", na_value=np.nan)
+        return bool(np.all((x == y) | np.isclose(x, y, rtol=rtol, atol=0, equal_nan=True)))
+    if kinds <= {"i", "u"}:
+        return bool(np.array_equal(a.to_numpy(dtype="int64"), b.to_numpy(dtype="int64")))
+    return bool(np.array_equal(a.astype(str).to_numpy(), b.astype(str).to_numpy()))
 
 
 def check_metadata(table, name):

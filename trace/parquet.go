@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -31,8 +32,8 @@ const ParquetHeaderKey = "swf_header"
 
 // parquetJob is the Parquet schema of a trace: the 18 SWF fields in SWF
 // order, named as [CSVColumns], each optional so that SWF's -1 ("unknown")
-// is stored as null. It is used only to derive the schema; rows are built
-// value by value in [Trace.WriteParquet].
+// is stored as null. It only gives the schema: [Trace.WriteParquet] writes
+// the columns value by value.
 type parquetJob struct {
 	JobNumber           *int64   `parquet:"job_number,optional"`
 	SubmitTime          *int64   `parquet:"submit_time,optional"`
@@ -64,9 +65,14 @@ const parquetRowGroupRows = 1 << 20
 // ParquetWriterOptions returns the options every Parquet file hpcwl writes
 // shares: zstd compression and the key-value metadata meta, in key order.
 func ParquetWriterOptions(meta map[string]string) []parquet.WriterOption {
+	// created_by reads "hpcwl version 0.1.0-dev(build REVISION)".
+	ver, build, _ := strings.Cut(version.String(), "+")
+	if build == "" {
+		build = "unknown"
+	}
 	opts := []parquet.WriterOption{
 		parquet.Compression(&parquet.Zstd),
-		parquet.CreatedBy("hpcwl", "", ""),
+		parquet.CreatedBy("hpcwl", ver, build),
 		parquet.MaxRowsPerRowGroup(parquetRowGroupRows),
 	}
 	keys := make([]string, 0, len(meta))
@@ -103,10 +109,10 @@ func (t *Trace) WriteParquet(w io.Writer, meta map[string]string) error {
 	for start := 0; start < len(t.Jobs); start += parquetRowGroupRows {
 		group := t.Jobs[start:min(start+parquetRowGroupRows, len(t.Jobs))]
 		var wg sync.WaitGroup
-		for w := range workers {
+		for worker := range workers {
 			wg.Go(func() {
 				values := make([]parquet.Value, batch)
-				for c := w; c < len(writers); c += workers {
+				for c := worker; c < len(writers); c += workers {
 					for from := 0; from < len(group) && errs[c] == nil; from += batch {
 						part := group[from:min(from+batch, len(group))]
 						for k := range part {
