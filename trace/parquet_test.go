@@ -494,3 +494,32 @@ func FuzzReadParquet(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadParquetStdin reads a Parquet trace from standard input, which
+// cannot seek.
+func TestLoadParquetStdin(t *testing.T) {
+	orig, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := writeParquet(t, orig, nil)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w.Write(data)
+		w.Close()
+	}()
+	stdin := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = stdin; r.Close() }()
+	back, err := trace.Load("-", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTrace(t, back, orig)
+	if back.Name != "-" || len(back.SHA256) != 64 {
+		t.Errorf("name %q, sha256 %q", back.Name, back.SHA256)
+	}
+}

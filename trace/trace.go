@@ -1,12 +1,14 @@
 package trace
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/hpcwl/hpcwl/builtin"
@@ -40,8 +42,8 @@ type Options struct {
 var ErrNoMachineSize = errors.New("the log's header has no MaxProcs or MaxNodes")
 
 // Load reads a whole SWF log: a file name (plain or gzipped), "-" for
-// standard input, or "builtin:NAME" for an embedded log. A file starting
-// with the Parquet magic bytes is read as a Parquet trace ([LoadParquet]).
+// standard input, or "builtin:NAME" for an embedded log. Input starting
+// with the Parquet magic bytes is read as a Parquet trace ([ReadParquet]).
 func Load(name string, opt Options) (*Trace, error) {
 	var rc io.ReadCloser
 	switch {
@@ -56,20 +58,26 @@ func Load(name string, opt Options) (*Trace, error) {
 		if err != nil {
 			return nil, err
 		}
-		if name != "-" {
-			var magic [len(ParquetMagic)]byte
-			if n, _ := io.ReadFull(f, magic[:]); IsParquet(magic[:n]) {
-				f.Close()
+		br := bufio.NewReaderSize(f, 64<<10)
+		if magic, _ := br.Peek(len(ParquetMagic)); IsParquet(magic) {
+			defer f.Close()
+			if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && name != "-" {
 				return LoadParquet(name, opt)
 			}
-			if s, ok := f.(io.Seeker); ok {
-				if _, err := s.Seek(0, io.SeekStart); err != nil {
-					f.Close()
-					return nil, err
-				}
+			// Standard input or a pipe: Parquet needs random access.
+			data, err := io.ReadAll(br)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
+			t, err := ReadParquet(bytes.NewReader(data), int64(len(data)), name, opt)
+			if err != nil {
+				return nil, err
+			}
+			sum := sha256.Sum256(data)
+			t.SHA256 = hex.EncodeToString(sum[:])
+			return t, nil
 		}
-		rc = f
+		rc = readCloser{br, f}
 	}
 	h := sha256.New()
 	f, err := swf.NewFile(name, readCloser{io.TeeReader(rc, h), rc})
