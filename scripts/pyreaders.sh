@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/hpcwl"
+cache="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hpcwl"
 venv="${HPCWL_PYENV:-$cache/pyreaders}"
 packages=(pyarrow pandas duckdb)
 # The npm readers, pinned.
