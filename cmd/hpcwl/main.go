@@ -81,6 +81,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer func() { inputFrom, batsimVersion = "", batsim.Version4 }()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
+	invocation = append([]string{"hpcwl"}, args...)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
@@ -177,7 +178,9 @@ replay or with users who react to the simulated system (Madon's replay with
 feedback, Zakay's user models), reporting classic and feedback-aware metrics.
 
 A TRACE argument is an SWF file (plain or gzipped), "-" for standard input,
-or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
+or "builtin:KTH-SP2" for the log embedded in the binary; CSV (.csv), Batsim
+JSON (.json) and Parquet (.parquet) traces are read too. Traces and result
+tables are written as Parquet when the output name ends in .parquet.` + exitStatusHelp,
 		Version:       version.String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,

@@ -121,8 +121,8 @@ func writeTableOutput(name, format string, stdout io.Writer, fn func(io.Writer) 
 	if err := writeOutput(name, stdout, fn); err != nil {
 		return err
 	}
-	if name == "-" {
-		return nil
+	if name == "-" || isParquetName(name) {
+		return nil // a Parquet table records its provenance in its metadata
 	}
 	p := currentProvenance()
 	p.Output, p.Format = name, format

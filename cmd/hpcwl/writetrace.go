@@ -1,19 +1,19 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"github.com/spf13/cobra"
-	"slices"
-
 	"bufio"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/builtin"
@@ -21,9 +21,17 @@ import (
 )
 
 // writeTrace writes t to name ("-" is stdout) in the format given by to
-// (swf, csv or batsim), else by name's extension; see outputFormat. The file
-// is written atomically and gzipped when name ends in ".gz".
-func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
+// (swf, csv, batsim or parquet), else by name's extension; see outputFormat.
+// The file is written atomically and gzipped when name ends in ".gz". The
+// output records its provenance (docs/formats.md): SWF, CSV and Batsim in
+// the header (see stamped); a Parquet file in its metadata (see
+// provenance), whose input trace is src[0] when given (the log t was made
+// from), else t itself.
+func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace.Trace) error {
+	in := t
+	if len(src) > 0 && src[0] != nil {
+		in = src[0]
+	}
 	format, err := outputFormat(name, to)
 	if err != nil {
 		return err
@@ -40,15 +48,17 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 			return err
 		}
 	}
-	t = stamped(t)
+	st := stamped(t)
 	return writeOutput(name, stdout, func(w io.Writer) error {
 		switch format {
 		case formatCSV:
-			return t.WriteCSV(w)
+			return st.WriteCSV(w)
 		case formatBatsim:
-			return batsim.WriteVersion(w, t, batsimVersion)
+			return batsim.WriteVersion(w, st, batsimVersion)
+		case formatParquet:
+			return t.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
 		}
-		return t.WriteSWF(w)
+		return st.WriteSWF(w)
 	})
 }
 
@@ -61,7 +71,7 @@ var errNoJobs = errors.New("the output would hold no jobs")
 const formatBatsimJobs = "batsim-jobs"
 
 // inputFormats are the formats --from names.
-var inputFormats = []string{formatSWF, formatCSV, formatBatsim, formatBatsimJobs}
+var inputFormats = []string{formatSWF, formatCSV, formatBatsim, formatParquet, formatBatsimJobs}
 
 // inputFrom is the format given by --from for the traces the running
 // command reads ("" when not given: from the name).
@@ -74,7 +84,7 @@ var batsimVersion = batsim.Version4
 // addInputFormatFlag adds --from to a command reading traces.
 func addInputFormatFlag(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&inputFrom, "from", "", "input format: "+strings.Join(inputFormats, ", ")+
-		" (Batsim's jobs.csv of a run); default: from the extension (.csv, .json, else swf), swf for standard input")
+		" (Batsim's jobs.csv of a run); default: from the extension (.csv, .json, .parquet, else swf), swf for standard input")
 }
 
 // addBatsimVersionFlag adds --batsim-version to a command writing traces.
@@ -85,7 +95,8 @@ func addBatsimVersionFlag(cmd *cobra.Command) {
 
 // inputFormat returns the format of the trace file name: --from when given,
 // else from its extension: CSV for .csv, Batsim for .json (each optionally
-// .gz), SWF otherwise.
+// .gz), Parquet for .parquet, SWF otherwise (trace.Load reads a Parquet
+// file of any name too).
 func inputFormat(name string) string {
 	if inputFrom != "" {
 		return inputFrom
@@ -99,13 +110,18 @@ func inputFormat(name string) string {
 		return formatCSV
 	case strings.HasSuffix(base, ".json"):
 		return formatBatsim
+	case strings.HasSuffix(base, ".parquet"):
+		return formatParquet
 	}
 	return formatSWF
 }
 
 // loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
-// optionally gzipped. The optional opts[0] gives the machine size.
+// optionally gzipped, or Parquet (.parquet, or any file starting with the
+// Parquet magic bytes), and with --from batsim-jobs the jobs.csv of a
+// Batsim run. The optional opts[0] gives the machine size. The trace is
+// recorded as an input of the running command (see recordInput).
 func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 	t, err := loadAnyTraceQuiet(name, opts...)
 	if err != nil {
@@ -134,8 +150,11 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 	if !slices.Contains(inputFormats, format) {
 		return nil, usagef("unknown format %q for --from; valid: %s", format, strings.Join(inputFormats, ", "))
 	}
-	if format == formatSWF {
+	switch format {
+	case formatSWF:
 		return trace.Load(name, opt)
+	case formatParquet:
+		return trace.LoadParquet(name, opt)
 	}
 	var f *os.File
 	if name == "-" {
@@ -153,22 +172,8 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		}
 		defer f.Close()
 	}
-	// The SHA-256 of the bytes as read, as trace.Load gives for SWF.
 	sum := sha256.New()
-	t, err := readFormat(io.TeeReader(f, sum), name, format, opt)
-	if err != nil {
-		return nil, err
-	}
-	io.Copy(sum, f) // bytes after the end the reader needed
-	if t.SHA256 == "" {
-		t.SHA256 = hex.EncodeToString(sum.Sum(nil))
-	}
-	return t, nil
-}
-
-// readFormat reads a trace in format (not SWF) from f, gzipped or not.
-func readFormat(f io.Reader, name, format string, opt trace.Options) (*trace.Trace, error) {
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(io.TeeReader(f, sum), 64<<10)
 	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -178,11 +183,23 @@ func readFormat(f io.Reader, name, format string, opt trace.Options) (*trace.Tra
 		defer zr.Close()
 		r = zr
 	}
+	var t *trace.Trace
+	var err error
 	switch format {
 	case formatCSV:
-		return trace.ReadCSV(r, name, opt)
+		t, err = trace.ReadCSV(r, name, opt)
 	case formatBatsimJobs:
-		return batsim.ReadJobs(r, name, opt)
+		t, err = batsim.ReadJobs(r, name, opt)
+	default:
+		t, err = batsim.Read(r, name, opt)
 	}
-	return batsim.Read(r, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	// The hash covers the whole file, also bytes after what the reader used.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	t.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return t, nil
 }
