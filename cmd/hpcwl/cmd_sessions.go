@@ -148,7 +148,7 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, s
 		out := annotated(t, bg, so, red)
 		write := stamped(out).WriteSWF
 		if isParquetName(opts.swfOut) {
-			write = func(w io.Writer) error { return out.WriteParquet(w, provenance(t.Name, t.SHA256, nil)) }
+			write = func(w io.Writer) error { return stamped(out).WriteParquet(w, provenance(t.Name, t.SHA256, nil)) }
 		}
 		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err

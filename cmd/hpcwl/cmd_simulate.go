@@ -255,7 +255,7 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 		out := simulatedTrace(run)
 		write := stamped(out).WriteSWF
 		if isParquetName(opts.swfOut) {
-			write = func(w io.Writer) error { return out.WriteParquet(w, run.provenance()) }
+			write = func(w io.Writer) error { return stamped(out).WriteParquet(w, run.provenance()) }
 		}
 		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err

@@ -152,3 +152,15 @@ func withoutCommandLine(b []byte) []byte {
 	}
 	return out
 }
+
+// withoutProvenance drops every provenance line from an SWF text.
+func withoutProvenance(b []byte) []byte {
+	var out []byte
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if !bytes.Contains(l, []byte("; "+keyCommand+": ")) && !bytes.Contains(l, []byte("; "+keyVersion+": ")) &&
+			!bytes.Contains(l, []byte("; "+keyInput+": ")) {
+			out = append(out, l...)
+		}
+	}
+	return out
+}

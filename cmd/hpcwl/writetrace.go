@@ -24,8 +24,8 @@ import (
 // (swf, csv, batsim or parquet), else by name's extension; see outputFormat.
 // The file is written atomically and gzipped when name ends in ".gz". The
 // output records its provenance (docs/formats.md): SWF, CSV and Batsim in
-// the header (see stamped); a Parquet file in its metadata (see
-// provenance), whose input trace is src[0] when given (the log t was made
+// the header (see stamped); a Parquet file in its SWF header too and in its
+// metadata (see provenance), whose input trace is src[0] when given (the log t was made
 // from), else t itself.
 func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace.Trace) error {
 	in := t
@@ -56,7 +56,7 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace
 		case formatBatsim:
 			return batsim.WriteVersion(w, st, batsimVersion)
 		case formatParquet:
-			return t.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
+			return st.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
 		}
 		return st.WriteSWF(w)
 	})
