@@ -23,7 +23,7 @@
 //
 // Jobs the simulation cannot run (wider than the machine, or without a
 // runtime) are rejected: they count as finished at their arrival, so that
-// the work depending on them still comes (spec madon section 11 item 6),
+// the work depending on them still comes (Madon, Da Costa and Pierson, Replay with Feedback, 2024),
 // and they are reported separately.
 //
 // With the replay scheduler of package sched, which starts each job at its recorded

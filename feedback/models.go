@@ -10,7 +10,7 @@ import (
 )
 
 // batchDelays are the recorded think time (TT) and inter-arrival time (IAT)
-// of every batch (spec zakay section 11.3): TT is the first arrival minus
+// of every batch (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4): TT is the first arrival minus
 // the latest end of its dependencies, IAT the first arrival minus the last
 // arrival of the previous batch of the user.
 type batchDelays struct {

@@ -51,7 +51,7 @@ func ParseModel(s string) (Model, error) {
 }
 
 // StartRule says when a session with several predecessors starts in
-// Madon's replay (spec madon section 5.4).
+// Madon's replay (Madon, Da Costa and Pierson, Replay with Feedback, 2024, Algorithm 1).
 type StartRule uint8
 
 // The start rules.

@@ -9,7 +9,7 @@ import (
 )
 
 // Criterion is a similarity criterion of SBH: the set of job attributes a
-// past job must share with the predicted one (spec talby section 13.6).
+// past job must share with the predicted one (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.5, Listing 4).
 // The zero Criterion ("*") matches every job.
 type Criterion uint8
 
@@ -85,7 +85,7 @@ func FormatCriteria(cs []Criterion) string {
 	return strings.Join(s, "/")
 }
 
-// SBH is the session-based-history predictor (spec talby section 13.6,
+// SBH is the session-based-history predictor (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.5, Listing 4,
 // Listing 4). Each user's jobs are cut into sessions online: a job joins
 // the session of the user's previously submitted job if that job has not
 // terminated yet or terminated less than Gap before the new job's arrival,

@@ -8,7 +8,7 @@ import (
 // Method is a way of cutting a user's jobs into sessions and batches.
 type Method uint8
 
-// The session identification methods (spec zakay section 4, spec madon
+// The session identification methods (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 2, spec madon
 // section 3.2).
 const (
 	// Arrival: same session iff the inter-arrival time is <= Threshold;
