@@ -99,7 +99,7 @@ func FormatCriteria(cs []Criterion) string {
 // session's terminated jobs that match (the mean of the two middle ones
 // for an even count), capped at the job's estimate with Cap. Without any
 // match it is the estimate, or Default when Default > 0 (the no-estimate
-// variant, spec section 13.7, predicts 1 s).
+// variant, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.6, predicts 1 s).
 //
 // Propagate revises the user's other waiting and running jobs on every
 // termination, as [RUH] does. Create it with [NewSBH].

@@ -56,7 +56,7 @@ log's structure:
     adds the plot's points.
 
 A generated log (hpcwl resample) numbers its user copies. By default
-(--users copy, spec section 8.1) the per-user distributions count every
+(--users copy, as in Zakay's PhD thesis, chapter 3, section 5) the per-user distributions count every
 copy as a user, so a long-term user cut by a regeneration counts twice.
 A long-term user's copies follow one another in one slot, one user present
 all the time (section 6.6); --users slot counts each slot as one user (and
