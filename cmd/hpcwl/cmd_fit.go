@@ -229,7 +229,7 @@ and are refused. --interactive-procs sets the interactive partition size
 As in the paper, only completed jobs (status 1) are used unless --status all.` + exitStatusHelp,
 		Example: `  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json
   hpcwl fit lublin --typed --exclude-slots 7 SDSC-Par-1996-3.1-cln.swf.gz -o sdsc-typed.json
-  hpcwl generate lublin --params kth-params.json --jobs 20000 --seed 1 -o kth-model.swf`,
+  hpcwl generate lublin --params kth-params.json --count 20000 --seed 1 -o kth-model.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runFitLublin(opts, args[0], stdout, stderr)

@@ -34,6 +34,7 @@ import (
 	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/internal/atomicfile"
@@ -140,6 +141,7 @@ func action(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Comman
 		if err := checkPositiveFlags(cmd); err != nil {
 			return err
 		}
+		warnDeprecated(cmd)
 		err := fn(cmd, args)
 		var ue usageError
 		if err == nil || errors.As(err, &ue) {
@@ -217,4 +219,29 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// annDeprecated marks a flag kept as a deprecated alias; its value is the
+// advice printed when the flag is used.
+const annDeprecated = "hpcwl-deprecated"
+
+// deprecate hides the flag name from the help and has a warning printed on
+// standard error (never on standard output, which may carry data) when it
+// is used.
+func deprecate(cmd *cobra.Command, name, advice string) {
+	f := cmd.Flags().Lookup(name)
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[annDeprecated] = []string{advice}
+	f.Hidden = true
+}
+
+// warnDeprecated warns of every deprecated flag given on the command line.
+func warnDeprecated(cmd *cobra.Command) {
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if advice, ok := f.Annotations[annDeprecated]; ok {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: --%s is deprecated: %s\n", f.Name, advice[0])
+		}
+	})
 }

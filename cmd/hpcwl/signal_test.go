@@ -50,7 +50,7 @@ func TestInterrupt(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(exe, "-test.run=^$")
 			cmd.Env = append(os.Environ(), "HPCWL_RUN_MAIN=1",
-				"HPCWL_ARGS=generate lublin --jobs 2000000 -o "+filepath.Join(dir, "out.swf"))
+				"HPCWL_ARGS=generate lublin --count 2000000 -o "+filepath.Join(dir, "out.swf"))
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
