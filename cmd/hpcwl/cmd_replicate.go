@@ -396,12 +396,19 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "metric\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
+	fmt.Fprintln(tw, "metric\tunit\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
 	g := func(x float64) string {
 		if math.IsNaN(x) {
 			return "-"
 		}
-		return strconv.FormatFloat(x, 'g', 5, 64)
+		return fixed5(x)
+	}
+	// The original's rank is a fraction of the variants, 0 to 1.
+	rank := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	saturated := ""
 	if r.Original.Saturated {
@@ -419,8 +426,8 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		if d.OutsideRange {
 			orig += " !"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, orig, g(d.Mean), ci,
-			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), g(d.OriginalRank))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, replicateUnits[d.Name], orig, g(d.Mean), ci,
+			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), rank(d.OriginalRank))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -430,4 +437,24 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		return err
 	}
 	return nil
+}
+
+// replicateUnits gives the unit of each metric of the replicate table:
+// throughput counts the jobs completed in the period, wait and response
+// are means in seconds, utilization a fraction of the machine.
+var replicateUnits = map[string]string{"throughput": "jobs done", "utilization": "fraction", "wait": "s",
+	"response": "s", "slowdown": "ratio", "bounded_slowdown": "ratio", "jobs": "jobs"}
+
+// fixed5 formats x with five significant digits, never in scientific
+// notation: 123456.7 is 123457, 0.012345 is 0.012345.
+func fixed5(x float64) string {
+	ax := math.Abs(x)
+	if ax >= 1e5 || ax == 0 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	digits := 5 - int(math.Floor(math.Log10(ax))) - 1
+	if digits < 0 {
+		digits = 0
+	}
+	return strconv.FormatFloat(x, 'f', digits, 64)
 }
