@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// pin is one figure of a run's JSON report, by its dotted path.
+type pin struct {
+	path string
+	want float64
+}
+
+// TestPublishedResultPins pins the values behind representative rows of
+// the published tables that docs/validation.md compares with (section
+// "Deterministic properties pinned by tests"): Zakay's thesis, chapter 4,
+// Table I (average wait by user model, EASY) and Madon, Da Costa and
+// Pierson 2024, Tables 1 and 2 (makespan, waits and lateness of rigid and
+// feedback replay), on the built-in KTH-SP2 log. Every run is
+// deterministic (the stochastic user models use seed 1), so the tolerance
+// is a relative 1e-9, room only for floating-point summation; a change of
+// the simulation, the schedulers or the user models shows here. The values
+// are hpcwl's own, not the papers' (docs/validation.md gives both).
+func TestPublishedResultPins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates KTH-SP2 eight times")
+	}
+	cases := []struct {
+		name string
+		args []string
+		pins []pin
+	}{
+		{"Zakay ch. 4 Table I, KTH, conventional", []string{"simulate", "builtin:KTH-SP2", "--scheduler", "easy", "--oversize", "drop", "--json"}, []pin{{"metrics.wait.mean", 6867.016962247586}}},
+		{"Zakay ch. 4 Table I, KTH, adjusted", []string{"simulate", "builtin:KTH-SP2", "--scheduler", "easy", "--oversize", "drop", "--replay", "feedback", "--users", "adjusted", "--json"}, []pin{{"metrics.wait.mean", 6008.668937664618}}},
+		{"Zakay ch. 4 Table I, KTH, distribution", []string{"simulate", "builtin:KTH-SP2", "--scheduler", "easy", "--oversize", "drop", "--replay", "feedback", "--users", "distribution", "--json"}, []pin{{"metrics.wait.mean", 8421.495171202809}}},
+		{"Zakay ch. 4 Table I, KTH, fluid", []string{"simulate", "builtin:KTH-SP2", "--scheduler", "easy", "--oversize", "drop", "--replay", "feedback", "--users", "fluid", "--json"}, []pin{{"metrics.wait.mean", 4898.329727831431}}},
+		{"Madon Tables 1-2, KTH, EASY a0", []string{"evaluate", "builtin:KTH-SP2", "--speed", "1", "--sessions", "a0", "--json"}, []pin{{"rigid.metrics.makespan", 28763776}, {"rigid.metrics.wait.mean", 6867.016962247586}, {"rigid.metrics.wait.max", 262194}, {"feedback.metrics.makespan", 31800003}, {"feedback.metrics.wait.mean", 5763.7770676031605}, {"feedback.metrics.wait.max", 333081}, {"feedback.feedback.lateness.mean_s", -210883.5604719764}, {"feedback.feedback.lateness.relative", 0.9926684306287001}, {"feedback.feedback.lateness.additional_s", -14.81183919030563}}},
+		{"Madon Tables 1-2, KTH, FCFS a60", []string{"evaluate", "builtin:KTH-SP2", "--scheduler", "fcfs", "--sessions", "a60", "--json"}, []pin{{"rigid.metrics.wait.mean", 390083.02978050924}, {"feedback.metrics.makespan", 39205962}, {"feedback.metrics.wait.mean", 40502.10089552239}, {"feedback.metrics.wait.max", 386341}, {"feedback.feedback.lateness.additional_s", 159.01034086896766}}},
+		{"Madon Tables 1-2, KTH, perf/2 a60", []string{"evaluate", "builtin:KTH-SP2", "--speed", "0.5", "--sessions", "a60", "--json"}, []pin{{"rigid.metrics.makespan", 41312453}, {"rigid.metrics.wait.mean", 2378356.828832309}, {"feedback.metrics.makespan", 54025665}, {"feedback.metrics.wait.mean", 51450.955926251096}, {"feedback.metrics.wait.max", 838048}, {"feedback.feedback.lateness.additional_s", 259.3321497541913}}},
+		{"Madon Tables 1-2, KTH, infra/2 a0", []string{"evaluate", "builtin:KTH-SP2", "--procs-factor", "0.5", "--sessions", "a0", "--json"}, []pin{{"rigid.metrics.wait.mean", 504396.7784366577}, {"feedback.metrics.wait.mean", 25657.957340521116}, {"feedback.feedback.lateness.additional_s", 110.44203480749496}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, c.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range c.pins {
+				var v any = doc
+				for _, k := range strings.Split(p.path, ".") {
+					m, ok := v.(map[string]any)
+					if !ok {
+						t.Fatalf("%s: no %q in the report", p.path, k)
+					}
+					v = m[k]
+				}
+				got, ok := v.(float64)
+				if !ok {
+					t.Fatalf("%s: %v is not a number", p.path, v)
+				}
+				if math.Abs(got-p.want) > 1e-9*math.Max(1, math.Abs(p.want)) {
+					t.Errorf("%s = %.10g, pinned %.10g (hpcwl %s)", p.path, got, p.want, strings.Join(c.args, " "))
+				}
+			}
+		})
+	}
+}
