@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
 )
 
 // pin is one figure of a run's JSON report, by its dotted path.
@@ -66,6 +68,52 @@ func TestPublishedResultPins(t *testing.T) {
 				}
 				if math.Abs(got-p.want) > 1e-9*math.Max(1, math.Abs(p.want)) {
 					t.Errorf("%s = %.10g, pinned %.10g (hpcwl %s)", p.path, got, p.want, strings.Join(c.args, " "))
+				}
+			}
+		})
+	}
+}
+
+// TestTalbyTable8EASYPins pins the EASY columns of the comparison with
+// Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, Table 8
+// (whole-log mean wait and mean bounded slowdown) at the values hpcwl
+// computes, relative tolerance 1e-9 (the runs are deterministic). The
+// conservative columns are left out: conservative backfilling is being
+// revised. SDSC-SP2 and SDSC-BLUE need the real logs.
+func TestTalbyTable8EASYPins(t *testing.T) {
+	cases := []struct {
+		log        string
+		wait, bsld float64
+	}{
+		{"builtin:KTH-SP2", 6867.016962247586, 90.85178424872159},
+		{"SDSC-SP2-1998-4.2-cln.swf.gz", 21516.87419510029, 93.84754404982235},
+		{"SDSC-BLUE-2000-4.2-cln.swf.gz", 7785.244825035905, 36.56476759748447},
+	}
+	for _, c := range cases {
+		t.Run(c.log, func(t *testing.T) {
+			name := c.log
+			if !strings.HasPrefix(name, "builtin:") {
+				name = testdata.Path(t, name)
+			}
+			code, out, errOut := runCLI(t, "simulate", name, "--scheduler", "easy", "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r struct {
+				Metrics struct {
+					Wait            struct{ Mean float64 } `json:"wait"`
+					BoundedSlowdown struct{ Mean float64 } `json:"bounded_slowdown"`
+				} `json:"metrics"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []struct {
+				what      string
+				got, want float64
+			}{{"mean wait", r.Metrics.Wait.Mean, c.wait}, {"mean bounded slowdown", r.Metrics.BoundedSlowdown.Mean, c.bsld}} {
+				if math.Abs(p.got-p.want) > 1e-9*p.want {
+					t.Errorf("%s = %.10g, pinned %.10g", p.what, p.got, p.want)
 				}
 			}
 		})
