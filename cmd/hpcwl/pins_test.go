@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -115,6 +116,55 @@ func TestTalbyTable8EASYPins(t *testing.T) {
 				if math.Abs(p.got-p.want) > 1e-9*p.want {
 					t.Errorf("%s = %.10g, pinned %.10g", p.what, p.got, p.want)
 				}
+			}
+		})
+	}
+}
+
+// TestZakayTableVPins pins the user classification that docs/validation.md
+// compares with Zakay's thesis, chapter 3, Table V (long-term, temporary
+// and discarded users and jobs; 12-week span, 4-week boundary): exact
+// counts, as the classification is deterministic. KTH-SP2 is built in; the
+// other logs need the real logs.
+func TestZakayTableVPins(t *testing.T) {
+	type class struct{ Users, Jobs int }
+	cases := []struct {
+		log                 string
+		weeks               int
+		lt, temp, discarded class
+		filtered            int
+	}{
+		{"builtin:KTH-SP2", 49, class{102, 25192}, class{84, 3085}, class{28, 198}, 1},
+		{"CTC-SP2-1996-3.1-cln.swf.gz", 49, class{313, 63019}, class{320, 13503}, class{46, 700}, 0},
+		{"SDSC-SP2-1998-4.2-cln.swf.gz", 106, class{173, 44285}, class{237, 9530}, class{18, 229}, 5671},
+		{"SDSC-DS-2004-2.1-cln.swf.gz", 56, class{227, 74684}, class{223, 10265}, class{6, 96}, 11024},
+	}
+	for _, c := range cases {
+		t.Run(c.log, func(t *testing.T) {
+			name := c.log
+			if !strings.HasPrefix(name, "builtin:") {
+				name = testdata.Path(t, name)
+			}
+			code, out, errOut := runCLI(t, "resample", name, "--json", "--to", "swf", "-o", os.DevNull)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r struct {
+				Pools struct {
+					Weeks    int              `json:"log_weeks"`
+					Classes  map[string]class `json:"classes"`
+					Filtered int              `json:"filtered_jobs"`
+				} `json:"pools"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			p := r.Pools
+			if p.Weeks != c.weeks || p.Classes["long-term"] != c.lt || p.Classes["temporary"] != c.temp ||
+				p.Classes["discarded"] != c.discarded || p.Filtered != c.filtered {
+				t.Errorf("weeks %d, long-term %+v, temporary %+v, discarded %+v, filtered %d; pinned %d, %+v, %+v, %+v, %d",
+					p.Weeks, p.Classes["long-term"], p.Classes["temporary"], p.Classes["discarded"], p.Filtered,
+					c.weeks, c.lt, c.temp, c.discarded, c.filtered)
 			}
 		})
 	}
