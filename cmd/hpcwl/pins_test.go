@@ -169,3 +169,49 @@ func TestZakayTableVPins(t *testing.T) {
 		})
 	}
 }
+
+// TestZakayTablesVIVIIPins pins the original columns that docs/validation.md
+// compares with Zakay's thesis, chapter 3, Tables VI (mean stack depth of
+// runtime, requested time and processors, --depth thesis) and VII (Hurst
+// parameter, default pox plot), relative tolerance 1e-9: both analyses are
+// deterministic. KTH-SP2 is built in; CTC-SP2 needs the real logs.
+func TestZakayTablesVIVIIPins(t *testing.T) {
+	cases := []struct {
+		log                           string
+		runtime, estimate, procs, hur float64
+	}{
+		{"builtin:KTH-SP2", 34.81098831255959, 6.520445180150037, 3.8222566777080837, 0.6997828084747869},
+		{"CTC-SP2-1996-3.1-cln.swf.gz", 27.425374586495426, 4.510693731529009, 3.43882792435209, 0.6823183638617436},
+	}
+	for _, c := range cases {
+		t.Run(c.log, func(t *testing.T) {
+			name := c.log
+			if !strings.HasPrefix(name, "builtin:") {
+				name = testdata.Path(t, name)
+			}
+			code, out, errOut := runCLI(t, "compare", name, name, "--depth", "thesis", "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r struct {
+				Original struct {
+					Stack map[string]struct{ Mean float64 } `json:"stack_depth"`
+					Hurst struct{ H float64 }               `json:"hurst"`
+				} `json:"original"`
+			}
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			o := r.Original
+			for _, p := range []struct {
+				what      string
+				got, want float64
+			}{{"runtime depth", o.Stack["runtime"].Mean, c.runtime}, {"requested-time depth", o.Stack["estimate"].Mean, c.estimate},
+				{"processors depth", o.Stack["procs"].Mean, c.procs}, {"Hurst H", o.Hurst.H, c.hur}} {
+				if math.Abs(p.got-p.want) > 1e-9*p.want {
+					t.Errorf("%s = %.10g, pinned %.10g", p.what, p.got, p.want)
+				}
+			}
+		})
+	}
+}
