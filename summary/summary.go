@@ -1,8 +1,11 @@
 package summary
 
 import (
+	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/hpcwl/hpcwl/trace"
 	"gonum.org/v1/gonum/stat"
@@ -42,28 +45,34 @@ func NewDist(xs []float64) Dist {
 
 // Summary holds the characterization of a trace. Times are in seconds.
 type Summary struct {
-	Name          string         `json:"name"`
-	SHA256        string         `json:"sha256,omitempty"`
-	Jobs          int            `json:"jobs"`
-	Users         int            `json:"users"`
-	Procs         int            `json:"procs"`
-	FirstSubmit   int64          `json:"first_submit"`
-	LastSubmit    int64          `json:"last_submit"`
-	PeriodStart   int64          `json:"period_start"` // min(0, first submit): the log's start
-	StartTime     string         `json:"start_time"`   // local wall-clock time of PeriodStart
-	EndTime       string         `json:"end_time"`     // local wall-clock time of the last submit
-	Days          float64        `json:"days"`         // (last submit - PeriodStart) / 86400
-	OfferedLoad   Float          `json:"offered_load"`
-	Utilization   Float          `json:"utilization"`
-	Runtime       Dist           `json:"runtime"`
-	Processors    Dist           `json:"processors"`
-	InterArrival  Dist           `json:"inter_arrival"`
-	RequestedTime Dist           `json:"requested_time"`
-	Accuracy      Dist           `json:"accuracy"` // runtime / requested time, jobs with both known
-	Serial        float64        `json:"serial_fraction"`
-	PowerOfTwo    float64        `json:"power_of_two_fraction"` // among parallel jobs (> 1 processor)
-	Estimates     EstimateFacts  `json:"estimates"`
-	Status        map[string]int `json:"status"`
+	Name          string        `json:"name"`
+	SHA256        string        `json:"sha256,omitempty"`
+	Jobs          int           `json:"jobs"`
+	Users         int           `json:"users"`
+	Procs         int           `json:"procs"`
+	FirstSubmit   int64         `json:"first_submit"`
+	LastSubmit    int64         `json:"last_submit"`
+	PeriodStart   int64         `json:"period_start"` // min(0, first submit): the log's start
+	StartTime     string        `json:"start_time"`   // local wall-clock time of PeriodStart
+	EndTime       string        `json:"end_time"`     // local wall-clock time of the last submit
+	Days          float64       `json:"days"`         // (last submit - PeriodStart) / 86400
+	OfferedLoad   Float         `json:"offered_load"`
+	Utilization   Float         `json:"utilization"`
+	Runtime       Dist          `json:"runtime"`
+	Processors    Dist          `json:"processors"`
+	InterArrival  Dist          `json:"inter_arrival"`
+	RequestedTime Dist          `json:"requested_time"`
+	Accuracy      Dist          `json:"accuracy"` // runtime / requested time, jobs with both known
+	Serial        float64       `json:"serial_fraction"`
+	PowerOfTwo    float64       `json:"power_of_two_fraction"` // among parallel jobs (> 1 processor)
+	Estimates     EstimateFacts `json:"estimates"`
+	// Status counts the jobs by status (field 11): completed, failed,
+	// cancelled, partial (2, 3 and 4) and unknown (-1), and each
+	// non-standard code N as "code_N".
+	Status map[string]int `json:"status"`
+	// ReadAsUnknown counts the values read as unknown although the file
+	// held another value (trace.Oddities).
+	ReadAsUnknown trace.Oddities `json:"read_as_unknown"`
 	Unknown       Unknowns       `json:"unknown"`
 	Talby         Variables      `json:"talby"`
 }
@@ -95,7 +104,7 @@ type EstimateFacts struct {
 // is not, they are NaN.
 func Of(t *trace.Trace) *Summary {
 	s := &Summary{Name: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Users: t.NumUsers(), Procs: t.Procs,
-		Status: map[string]int{}}
+		Status: map[string]int{}, ReadAsUnknown: t.Oddities}
 	if t.Len() == 0 {
 		return s
 	}
@@ -233,5 +242,37 @@ func statusName(s int32) string {
 	case -1:
 		return "unknown"
 	}
-	return "other"
+	return fmt.Sprintf("code_%d", s)
+}
+
+// StatusNames are the names [Summary.Status] always uses, in the order
+// [Summary.StatusCounts] lists them.
+var StatusNames = []string{"completed", "failed", "cancelled", "partial", "unknown"}
+
+// StatusCounts lists the status counts for printing: the standard names of
+// [StatusNames] (zero counts included), then every other code seen
+// ("code_N"), in increasing order of N.
+func (s *Summary) StatusCounts() []StatusCount {
+	out := make([]StatusCount, 0, len(s.Status))
+	for _, n := range StatusNames {
+		out = append(out, StatusCount{n, s.Status[n]})
+	}
+	var other []StatusCount
+	for n, c := range s.Status {
+		if strings.HasPrefix(n, "code_") {
+			other = append(other, StatusCount{n, c})
+		}
+	}
+	sort.Slice(other, func(a, b int) bool {
+		x, _ := strconv.Atoi(strings.TrimPrefix(other[a].Name, "code_"))
+		y, _ := strconv.Atoi(strings.TrimPrefix(other[b].Name, "code_"))
+		return x < y
+	})
+	return append(out, other...)
+}
+
+// StatusCount is one entry of [Summary.StatusCounts].
+type StatusCount struct {
+	Name  string // a standard name or "code_N"
+	Count int
 }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -89,6 +90,10 @@ func (j *Job) SWF() swf.Job {
 	}
 }
 
+// ErrOutOfRange is wrapped by [FromSWF]'s errors about values too large for
+// a 32-bit field.
+var ErrOutOfRange = errors.New("value out of range")
+
 // FromSWF converts an SWF record. It fails when a field stored in 32 bits
 // (processor counts, user, group, executable, queue, partition, preceding
 // job, status) is out of range; the error names the field.
@@ -100,8 +105,8 @@ func FromSWF(s *swf.Job) (Job, error) {
 		{s.App, 14}, {s.Queue, 15}, {s.Partition, 16}, {s.Preceding, 17}}
 	for _, f := range small {
 		if f.v > math.MaxInt32 || f.v < math.MinInt32 {
-			return Job{}, fmt.Errorf("field %d (%s): %d: value out of range (at most %d)",
-				f.field, swf.FieldNames[f.field-1], f.v, math.MaxInt32)
+			return Job{}, fmt.Errorf("field %d (%s): %d: %w (at most %d)",
+				f.field, swf.FieldNames[f.field-1], f.v, ErrOutOfRange, math.MaxInt32)
 		}
 	}
 	return Job{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/hpcwl/hpcwl/internal/version"
@@ -86,8 +87,21 @@ func printInfo(w io.Writer, s *summary.Summary) error {
 	p("utilization\t%s", pct(float64(s.Utilization)))
 	p("serial jobs\t%s", pct(s.Serial))
 	p("power-of-two\t%s of parallel jobs", pct(s.PowerOfTwo))
-	p("status\tcompleted %d, failed %d, cancelled %d, partial %d, unknown %d",
-		s.Status["completed"], s.Status["failed"], s.Status["cancelled"], s.Status["partial"], s.Status["unknown"])
+	var st, other []string
+	for _, c := range s.StatusCounts() {
+		if code, ok := strings.CutPrefix(c.Name, "code_"); ok {
+			other = append(other, fmt.Sprintf("%s: %d", code, c.Count))
+		} else {
+			st = append(st, fmt.Sprintf("%s %d", c.Name, c.Count))
+		}
+	}
+	if len(other) > 0 {
+		st[len(st)-1] += "; other codes " + strings.Join(other, ", ")
+	}
+	p("status\t%s", strings.Join(st, ", "))
+	if s.ReadAsUnknown.Any() {
+		p("read as unknown\t%s", s.ReadAsUnknown.String())
+	}
 	if s.Estimates.Jobs > 0 {
 		p("estimates\t%d jobs: %s failed early, %s reached the estimate, %s normal",
 			s.Estimates.Jobs, pct(s.Estimates.Failed), pct(s.Estimates.Killed), pct(s.Estimates.Normal))

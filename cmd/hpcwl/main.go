@@ -138,6 +138,10 @@ or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	reading = readSettings{warn: stderr}
+	root.PersistentFlags().BoolVar(&reading.lenient, "lenient", false,
+		"read values outside a field's documented range (a status of -4, a negative run time) as unknown (-1), "+
+			"counted per field in a warning and a header note, instead of failing")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newVersionCommand(stdout),

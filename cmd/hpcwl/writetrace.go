@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/builtin"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -55,6 +57,16 @@ func inputFormat(name string) string {
 	return formatSWF
 }
 
+// readSettings are the root command's flags about reading logs, shared by
+// every command that reads one.
+type readSettings struct {
+	lenient bool      // --lenient
+	warn    io.Writer // where warnings about the log go (stderr)
+}
+
+// reading holds the settings of the command line being run.
+var reading = readSettings{warn: io.Discard}
+
 // loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
 // optionally gzipped. The optional opts[0] gives the machine size.
@@ -66,9 +78,17 @@ func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 	if opt.Procs < 0 {
 		return nil, usagef("--procs must be positive, got %d", opt.Procs)
 	}
+	opt.Lenient = reading.lenient
 	format := inputFormat(name)
 	if format == formatSWF {
-		return trace.Load(name, opt)
+		t, err := trace.Load(name, opt)
+		if errors.Is(err, swf.ErrNegative) || errors.Is(err, trace.ErrOutOfRange) {
+			return nil, fmt.Errorf("%w (--lenient reads values out of range as unknown)", err)
+		}
+		if err == nil && t.Oddities.Any() {
+			fmt.Fprintf(reading.warn, "warning: %s: %s\n", name, t.Oddities.String())
+		}
+		return t, err
 	}
 	fi, err := os.Stat(name)
 	if err != nil {

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
+)
+
+func TestInfoOddLogs(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		out    []string // substrings of stdout
+		errOut []string // substrings of stderr
+		notOut []string
+	}{
+		{"strict rejects status -4", []string{"info", testdata.Odd("status.swf")}, 1, nil,
+			[]string{"line 11: field 11 (Status)", "--lenient"}, nil},
+		{"lenient reads it", []string{"info", "--lenient", testdata.Odd("status.swf")}, 0,
+			[]string{"unknown 2; other codes 7: 1", "read as unknown  4 value(s)", "Status 2"},
+			[]string{"warning:", "Run Time 1, Status 2, User ID 1"}, nil},
+		{"requested times at the limit", []string{"info", testdata.Odd("reqtime.swf")}, 0,
+			[]string{"requested time (s)  5  2400 "}, []string{"3 requested time(s) at an integer limit"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errOut)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.notOut {
+				if strings.Contains(out, w) {
+					t.Errorf("stdout holds %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.errOut {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestInfoJSONReadAsUnknown(t *testing.T) {
+	code, out, errOut := runCLI(t, "info", "--json", "--lenient", testdata.Odd("status.swf"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var s struct {
+		Status        map[string]int `json:"status"`
+		ReadAsUnknown struct {
+			OutOfRange map[string]int `json:"out_of_range"`
+		} `json:"read_as_unknown"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Status["code_7"] != 1 || s.Status["unknown"] != 2 || s.ReadAsUnknown.OutOfRange["Status"] != 2 {
+		t.Errorf("status %v, read as unknown %v", s.Status, s.ReadAsUnknown.OutOfRange)
+	}
+}
