@@ -68,3 +68,33 @@ func TestInfoJSONReadAsUnknown(t *testing.T) {
 		t.Errorf("status %v, read as unknown %v", s.Status, s.ReadAsUnknown.OutOfRange)
 	}
 }
+
+func TestFitOddLogs(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		out  []string
+	}{
+		{"constant variables", []string{"fit", testdata.Odd("serial.swf")},
+			[]string{"degenerate: constant sample: every value is 60"}},
+		{"constant variables as JSON", []string{"fit", "--json", testdata.Odd("serial.swf")},
+			[]string{`"degenerate": "constant sample: every value is 1"`}},
+		{"runaway daily cycle", []string{"fit", "lublin", testdata.Odd("daily.swf")},
+			[]string{"daily cycle a implausible", "warning   implausible a_num"}},
+		{"runaway daily cycle as JSON", []string{"fit", "lublin", "--json", testdata.Odd("daily.swf")},
+			[]string{`"a_num": "daily-cycle Gamma shape`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, w := range tc.out {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

@@ -67,4 +67,4 @@ func Odd(name string) string {
 
 // OddLogs lists the hand-made logs of internal/testdata/odd.
 var OddLogs = []string{"status.swf", "reqtime.swf", "nowait.swf", "gap.swf", "serial.swf",
-	"idle.swf", "batsim.swf", "dropped.swf"}
+	"idle.swf", "batsim.swf", "dropped.swf", "daily.swf"}
