@@ -98,3 +98,36 @@ func TestFitOddLogs(t *testing.T) {
 		})
 	}
 }
+
+func TestEvaluateUnknownWaits(t *testing.T) {
+	code, out, errOut := runCLI(t, "evaluate", testdata.Odd("nowait.swf"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, row := range []string{"jobs run", "makespan (days)", "wait mean (days)", "utilization", "throughput (jobs/week)"} {
+		i := strings.Index(out, row)
+		if i < 0 {
+			t.Fatalf("no row %q:\n%s", row, out)
+		}
+		fields := strings.Fields(strings.SplitN(out[i+len(row):], "\n", 2)[0])
+		if len(fields) != 3 || fields[0] != "n/a" || fields[1] == "n/a" {
+			t.Errorf("row %q = %v, want n/a in the recorded column only", row, fields)
+		}
+	}
+	code, out, errOut = runCLI(t, "evaluate", "--json", testdata.Odd("nowait.swf"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Recorded struct {
+			Metrics *struct{} `json:"metrics"`
+			LeftOut int       `json:"left_out"`
+		} `json:"recorded"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Recorded.Metrics != nil || rep.Recorded.LeftOut != 8 {
+		t.Errorf("recorded metrics %v, left out %d; want null and 8", rep.Recorded.Metrics, rep.Recorded.LeftOut)
+	}
+}
