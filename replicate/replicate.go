@@ -210,7 +210,7 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 		weekStarts = w.WeekStarts()
 	}
 	m := measure(res, 0, sim.Time(pr.Duration), cfg.Tau, rare)
-	m.Saturated, m.Slope = resample.Saturated(resample.Outstanding(res, weekStarts))
+	m.Saturated, m.Slope = resample.SaturatedRun(res, weekStarts)
 	return m, pr, nil
 }
 
@@ -224,7 +224,7 @@ func original(ctx context.Context, cfg Config) (Metrics, error) {
 	}
 	m := measure(res, sim.Time(p.Start), sim.Time(p.End)+1, cfg.Tau, nil)
 	weeks := p.WeekStarts(p.Weeks() + 1)
-	m.Saturated, m.Slope = resample.Saturated(resample.Outstanding(res, weeks))
+	m.Saturated, m.Slope = resample.SaturatedRun(res, weeks)
 	return m, nil
 }
 

@@ -35,6 +35,46 @@ func Outstanding(res *sim.Result, at []int64) []float64 {
 	return out
 }
 
+// Waiting returns, for each time in at, the number of jobs of res
+// submitted before it and not yet started: the queue, the part of
+// [Outstanding] that grows when a machine cannot keep up.
+func Waiting(res *sim.Result, at []int64) []float64 {
+	out := make([]float64, len(at))
+	sub := make([]int64, 0, len(res.Jobs))
+	start := make([]int64, 0, len(res.Jobs))
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		sub = append(sub, int64(o.Submit))
+		if o.Start >= 0 {
+			start = append(start, int64(o.Start))
+		}
+	}
+	slices.Sort(sub)
+	slices.Sort(start)
+	for k, t := range at {
+		arrived := sort.Search(len(sub), func(i int) bool { return sub[i] >= t })
+		started := sort.Search(len(start), func(i int) bool { return start[i] >= t })
+		out[k] = float64(max(0, arrived-started))
+	}
+	return out
+}
+
+// SaturatedRun applies the saturation detector to a simulated run sampled
+// at the times in at (week starts): the run is saturated when [Saturated]
+// flags its outstanding jobs and the waiting jobs grow as fast (the
+// detector applied to [Waiting] flags them too). Outstanding jobs also
+// grow when long jobs pile up running on a machine that has room for them
+// (an idle machine whose queue never grows); such a run is not saturated.
+// The slope returned is the outstanding jobs'.
+func SaturatedRun(res *sim.Result, at []int64) (bool, float64) {
+	sat, slope := Saturated(Outstanding(res, at))
+	if !sat {
+		return false, slope
+	}
+	queued, _ := Saturated(Waiting(res, at))
+	return queued, slope
+}
+
 // SaturationSlope is the slope, in jobs per week, at or above which
 // [Saturated] declares a run saturated (spec section 7.3).
 const SaturationSlope = 1.0

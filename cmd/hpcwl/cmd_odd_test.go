@@ -22,6 +22,11 @@ func TestInfoOddLogs(t *testing.T) {
 		{"lenient reads it", []string{"info", "--lenient", testdata.Odd("status.swf")}, 0,
 			[]string{"unknown 2; other codes 7: 1", "read as unknown  4 value(s)", "Status 2"},
 			[]string{"warning:", "Run Time 1, Status 2, User ID 1"}, nil},
+		{"header period much longer than the jobs", []string{"info", testdata.Odd("gap.swf")}, 0,
+			[]string{"load period   first to last submit (181.5 days)", "offered load  1.4%", "starts 400.0 days before the first job"},
+			[]string{"warning:", "loads use the first to last submit"}, nil},
+		{"no waits: utilization unknown", []string{"info", testdata.Odd("nowait.swf")}, 0,
+			[]string{"utilization   n/a"}, nil, nil},
 		{"requested times at the limit", []string{"info", testdata.Odd("reqtime.swf")}, 0,
 			[]string{"requested time (s)  5  2400 "}, []string{"3 requested time(s) at an integer limit"}, nil},
 	}
