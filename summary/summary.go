@@ -88,7 +88,11 @@ type Summary struct {
 	// held another value (trace.Oddities).
 	ReadAsUnknown trace.Oddities `json:"read_as_unknown"`
 	Unknown       Unknowns       `json:"unknown"`
-	Talby         Variables      `json:"talby"`
+	// Unrunnable counts the jobs without a submit time, run time or
+	// processor count (trace.Job.Runnable): kept in the counts and
+	// inter-arrivals, left out of runtime, size and load figures.
+	Unrunnable int       `json:"unrunnable"`
+	Talby      Variables `json:"talby"`
 }
 
 // Unknowns counts jobs whose field is -1.
@@ -151,6 +155,9 @@ func Of(t *trace.Trace) *Summary {
 		s.Status[statusName(j.Status)]++
 		p := j.Processors()
 		countUnknown(&s.Unknown, j, p)
+		if !j.Runnable() {
+			s.Unrunnable++
+		}
 		if j.Runtime >= 0 {
 			run = append(run, float64(j.Runtime))
 		}

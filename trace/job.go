@@ -118,3 +118,12 @@ func FromSWF(s *swf.Job) (Job, error) {
 		Partition: int32(s.Partition), Preceding: int32(s.Preceding), Status: int32(s.Status),
 	}, nil
 }
+
+// Runnable reports whether the job can be run or resampled: its submit
+// time, run time and processor count (allocated, else requested) are
+// known. The rule every command follows (README, "Jobs left out"): a job
+// that is not runnable is kept where only its arrival and user matter and
+// left out, with a count, of whatever needs the missing field.
+func (j *Job) Runnable() bool {
+	return j.Submit >= 0 && j.Runtime >= 0 && j.Processors() > 0
+}

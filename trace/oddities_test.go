@@ -55,3 +55,31 @@ func TestOddities(t *testing.T) {
 		}
 	}
 }
+
+func TestRunnable(t *testing.T) {
+	tests := []struct {
+		name string
+		j    Job
+		want bool
+	}{
+		{"complete", Job{Submit: 0, Runtime: 10, Procs: 2}, true},
+		{"requested processors only", Job{Submit: 0, Runtime: 10, Procs: -1, ReqProcs: 4}, true},
+		{"zero runtime", Job{Submit: 5, Runtime: 0, Procs: 1}, true},
+		{"no runtime", Job{Submit: 0, Runtime: -1, Procs: 2}, false},
+		{"no processors", Job{Submit: 0, Runtime: 10, Procs: -1, ReqProcs: -1}, false},
+		{"zero processors", Job{Submit: 0, Runtime: 10, Procs: 0, ReqProcs: 0}, false},
+		{"no submit", Job{Submit: -1, Runtime: 10, Procs: 2}, false},
+	}
+	for _, tc := range tests {
+		if got := tc.j.Runnable(); got != tc.want {
+			t.Errorf("%s: Runnable() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	tr, err := Load(testdata.Odd("dropped.swf"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.Unrunnable(); n != 6 {
+		t.Errorf("dropped.swf: %d unrunnable jobs, want 6", n)
+	}
+}

@@ -230,3 +230,14 @@ func (t *Trace) WriteSWF(w io.Writer) error {
 	}
 	return sw.Flush()
 }
+
+// Unrunnable counts the jobs that are not [Job.Runnable].
+func (t *Trace) Unrunnable() int {
+	n := 0
+	for i := range t.Jobs {
+		if !t.Jobs[i].Runnable() {
+			n++
+		}
+	}
+	return n
+}

@@ -113,6 +113,9 @@ func printInfo(w io.Writer, s *summary.Summary) error {
 		st[len(st)-1] += "; other codes " + strings.Join(other, ", ")
 	}
 	p("status\t%s", strings.Join(st, ", "))
+	if s.Unrunnable > 0 {
+		p("unrunnable\t%d jobs without runtime or processors: kept in counts and inter-arrivals, left out of runtime, size and load figures", s.Unrunnable)
+	}
 	if s.ReadAsUnknown.Any() {
 		p("read as unknown\t%s", s.ReadAsUnknown.String())
 	}

@@ -136,3 +136,34 @@ func TestEvaluateUnknownWaits(t *testing.T) {
 		t.Errorf("recorded metrics %v, left out %d; want null and 8", rep.Recorded.Metrics, rep.Recorded.LeftOut)
 	}
 }
+
+// TestDroppedJobsCounted checks the one rule for records without runtime or
+// processors (README, "Jobs left out"): every command that reads
+// dropped.swf (6 such records of 30) says how many it left out or kept.
+func TestDroppedJobsCounted(t *testing.T) {
+	log := testdata.Odd("dropped.swf")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", log}, "unrunnable 6 jobs without runtime or processors"},
+		{[]string{"sessions", log}, "unrunnable 6 jobs without runtime or processors, kept"},
+		{[]string{"compare", log, log}, "without runtime or processors 6 6"},
+		{[]string{"replicate", "--variants", "2", log}, "left out: 6 jobs of the log from the variants"},
+		{[]string{"resample", "-o", "-", "--json", log}, `"filtered_jobs": 6`},
+		{[]string{"simulate", log}, "dropped 6 without runtime or size"},
+		{[]string{"evaluate", log}, "jobs rejected 0 6 6"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args[0], func(t *testing.T) {
+			code, out, errOut := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			// Compare with runs of spaces (table padding) made single.
+			if !strings.Contains(strings.Join(strings.Fields(out+errOut), " "), tc.want) {
+				t.Errorf("output lacks %q:\n%s\n%s", tc.want, out, errOut)
+			}
+		})
+	}
+}
