@@ -167,3 +167,23 @@ func TestDroppedJobsCounted(t *testing.T) {
 		})
 	}
 }
+
+func TestConvertBatsimWarns(t *testing.T) {
+	out := t.TempDir() + "/w.json"
+	tests := []struct {
+		log  string
+		warn string
+	}{
+		{"batsim.swf", `2 job(s) with "res": 0 (processor count 0 or unknown) and 1 job(s) with "subtime": -1`},
+		{"nowait.swf", ""},
+	}
+	for _, tc := range tests {
+		code, _, errOut := runCLI(t, "convert", testdata.Odd(tc.log), "-o", out)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.log, code, errOut)
+		}
+		if tc.warn == "" && strings.Contains(errOut, "warning") || !strings.Contains(errOut, tc.warn) {
+			t.Errorf("%s: stderr %q, want %q", tc.log, errOut, tc.warn)
+		}
+	}
+}

@@ -29,6 +29,9 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 		if _, err := t.MachineSize(); err != nil {
 			return err
 		}
+		if d := batsim.Check(t); d.Any() {
+			fmt.Fprintf(reading.warn, "warning: %s: %s\n", name, d.String())
+		}
 	}
 	return writeOutput(name, stdout, func(w io.Writer) error {
 		switch format {
