@@ -187,3 +187,16 @@ func TestConvertBatsimWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareJSONShortLog: the Hurst estimates of a log too short for them
+// are NaN, which JSON cannot hold; they print as null.
+func TestCompareJSONShortLog(t *testing.T) {
+	log := testdata.Odd("serial.swf")
+	code, out, errOut := runCLI(t, "compare", "--json", log, log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"h": null`) {
+		t.Errorf("Hurst H of a 40-job log not null:\n%s", out)
+	}
+}

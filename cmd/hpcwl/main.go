@@ -16,7 +16,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +24,7 @@ import (
 
 	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
 
+	"github.com/hpcwl/hpcwl/internal/jsonsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -165,9 +165,13 @@ func addCommands(root *cobra.Command, stdout, stderr io.Writer) {
 	}
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON; infinite and NaN numbers, which
+// JSON cannot hold, print as null (unknown).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := jsonsafe.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
