@@ -92,7 +92,7 @@ type readCloser struct {
 // Read reads all jobs from r into a trace. Requested times at or above
 // [ReqTimeLimit] are read as unknown; with opt.Lenient, out-of-range values
 // are too. Either is counted in the trace's Oddities and recorded in a
-// header note ("read as unknown: ...").
+// header note ("on reading: ...").
 func Read(r *swf.Reader, opt Options) (*Trace, error) {
 	if opt.Lenient {
 		r.Lenient = true
@@ -140,7 +140,7 @@ func Read(r *swf.Reader, opt Options) (*Trace, error) {
 	}
 	t.Header = *hdr
 	if t.Oddities.Any() {
-		t.Header.AddNote("read as unknown: " + t.Oddities.String())
+		t.Header.AddNote("on reading: " + t.Oddities.String())
 	}
 	t.setProcs(opt)
 	return t, nil
