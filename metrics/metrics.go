@@ -86,6 +86,8 @@ type Summary struct {
 	Backfilled float64 `json:"backfilled"`
 	Killed     int     `json:"killed"`
 	Misses     int64   `json:"deadline_misses"`
+	// Accuracy judges the runtime predictions of the measured jobs.
+	Accuracy Accuracy `json:"prediction_accuracy"`
 	// PerUser and PerMonth break the job figures down by user (ordered by
 	// user ID) and by calendar month of submission (in order).
 	PerUser  []Group `json:"per_user,omitempty"`
@@ -162,6 +164,7 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	}
 	s.Wait, s.Response, s.Slowdown, s.BoundedSlowdown = v.stats()
 	s.QueueMean, s.QueueMax = queueStats(res, s.WindowStart, s.WindowEnd)
+	s.Accuracy = ComputeAccuracy(res, measured)
 	if !opt.NoGroups {
 		s.PerUser = groups(jobs, measured, tau, func(o *sim.Outcome) string { return strconv.Itoa(int(o.User)) }, true)
 		m := newMonths(opt.Clock)

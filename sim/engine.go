@@ -44,6 +44,10 @@ type Config struct {
 	OnPass func(v *View, started []Ref)
 	// SizeHint is the expected number of jobs, to size buffers; optional.
 	SizeHint int
+	// RecordPredictions keeps every prediction each job had, with the time
+	// it was given, in Result.Predictions (for time-weighted prediction
+	// accuracy, spec talby Eq. 12). Default false.
+	RecordPredictions bool
 }
 
 // Result is the outcome of a run.
@@ -57,6 +61,19 @@ type Result struct {
 	// Events counts processed events (arrivals, terminations, misses,
 	// wake-ups); Passes counts scheduling passes.
 	Events, Passes int64
+	// Predictions holds, with Config.RecordPredictions, every prediction
+	// given to a job, in the order given: the arrival prediction, the new
+	// predictions after deadline misses and the revisions of a
+	// [LearningPredictor]. It is nil otherwise.
+	Predictions []PredictionChange
+}
+
+// PredictionChange records that job Job got prediction Prediction at time
+// At.
+type PredictionChange struct {
+	Job        Ref
+	At         Time
+	Prediction Time
 }
 
 // ErrStalled is returned when jobs are still waiting but nothing can
@@ -85,6 +102,7 @@ type engine struct {
 	arrBuf   []Job
 	startBuf []Ref
 	updBuf   []Update
+	log      []PredictionChange
 	events   int64
 	passes   int64
 	ended    int
@@ -124,7 +142,7 @@ func Run(ctx context.Context, src JobSource, s Scheduler, cfg Config) (*Result, 
 	for i := range e.jobs {
 		e.jobs[i].Prediction = e.pred[i]
 	}
-	return &Result{Jobs: e.jobs, Procs: e.procs, Kill: cfg.Kill, Events: e.events, Passes: e.passes}, nil
+	return &Result{Jobs: e.jobs, Procs: e.procs, Kill: cfg.Kill, Events: e.events, Passes: e.passes, Predictions: e.log}, nil
 }
 
 func (e *engine) loop(ctx context.Context) error {
@@ -227,13 +245,18 @@ func (e *engine) arrive(j *Job) error {
 	}
 	e.events++
 	r := Ref(len(e.jobs))
-	e.jobs = append(e.jobs, Outcome{Job: *j, Start: -1, End: -1})
 	p := max(e.pr.Predict(j), 0)
+	e.jobs = append(e.jobs, Outcome{Job: *j, Start: -1, End: -1, Initial: p})
 	e.pred = append(e.pred, p)
 	e.initPred = append(e.initPred, p)
 	e.state = append(e.state, stWaiting)
+	e.record(r, p)
 	e.nWaiting++
 	e.sch.Notify(&e.view, Notice{Kind: Arrived, Job: r})
+	if e.learn != nil {
+		e.updBuf = e.learn.Arrived(&e.view, r, e.updBuf[:0])
+		e.applyUpdates()
+	}
 	return nil
 }
 
@@ -272,9 +295,17 @@ func (e *engine) remiss(r Ref) error {
 		return fmt.Errorf("sim: predictor gave job %d a new prediction %d s not beyond its elapsed %d s", o.ID, np, el)
 	}
 	e.pred[r] = np
+	e.record(r, np)
 	e.scheduleMiss(r)
 	e.sch.Notify(&e.view, Notice{Kind: PredictionChanged, Job: r})
 	return nil
+}
+
+// record logs a new prediction p of job r, with Config.RecordPredictions.
+func (e *engine) record(r Ref, p Time) {
+	if e.cfg.RecordPredictions {
+		e.log = append(e.log, PredictionChange{Job: r, At: e.now, Prediction: p})
+	}
 }
 
 func (e *engine) scheduleMiss(r Ref) {
@@ -295,6 +326,7 @@ func (e *engine) applyUpdates() {
 			continue
 		}
 		e.pred[r] = max(u.Prediction, 0)
+		e.record(r, e.pred[r])
 		if e.state[r] == stRunning {
 			e.scheduleMiss(r)
 		}

@@ -182,3 +182,80 @@ func TestErrors(t *testing.T) {
 		t.Error("job wider than the machine: no error")
 	}
 }
+
+// learner is a LearningPredictor that predicts the estimate, logs its
+// hooks, and on every termination revises every other job to 5 s.
+type learner struct {
+	log []string
+	n   int
+}
+
+func (l *learner) Predict(j *sim.Job) sim.Time { return j.Estimate }
+
+func (l *learner) Missed(j *sim.Job, m sim.MissInfo) sim.Time { return m.Elapsed + 1 }
+
+func (l *learner) Arrived(v *sim.View, r sim.Ref, dst []sim.Update) []sim.Update {
+	l.log = append(l.log, "arrived "+string(rune('0'+r)))
+	l.n++
+	return dst
+}
+
+func (l *learner) Started(v *sim.View, r sim.Ref, dst []sim.Update) []sim.Update {
+	l.log = append(l.log, "started "+string(rune('0'+r)))
+	return dst
+}
+
+func (l *learner) Ended(v *sim.View, r sim.Ref, dst []sim.Update) []sim.Update {
+	l.log = append(l.log, "ended "+string(rune('0'+r)))
+	for q := 0; q < l.n; q++ {
+		if !v.Done(sim.Ref(q)) {
+			dst = append(dst, sim.Update{Job: sim.Ref(q), Prediction: 5})
+		}
+	}
+	return dst
+}
+
+// TestLearningPredictor checks the hooks' order, the application of
+// revisions (a running job revised into its past counts as a miss), the
+// arrival prediction and the prediction log.
+func TestLearningPredictor(t *testing.T) {
+	// One processor: job 0 runs 0-10, job 1 (submitted at 1) runs 10-30.
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 10, Estimate: 50, Procs: 1},
+		{ID: 2, Submit: 1, Runtime: 20, Estimate: 60, Procs: 1},
+	}
+	l := &learner{}
+	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), &fifo{}, sim.Config{Procs: 1, Predictor: l, RecordPredictions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"arrived 0", "started 0", "arrived 1", "ended 0", "started 1", "ended 1"}
+	if len(l.log) != len(want) {
+		t.Fatalf("hooks %v, want %v", l.log, want)
+	}
+	for i := range want {
+		if l.log[i] != want[i] {
+			t.Fatalf("hooks %v, want %v", l.log, want)
+		}
+	}
+	// Job 1 waits predicted 60 until job 0 ends at 10 and revises it to 5;
+	// it starts at 10 and misses at 15 (Missed: elapsed 5 + 1 = 6), at 16
+	// (7), and so on until it ends at 30: 15 misses, last prediction 20.
+	o := res.Jobs[1]
+	if o.Initial != 60 || o.Misses != 15 || o.Prediction != 20 {
+		t.Errorf("job 1: initial %d, %d misses, last %d; want 60, 15, 20", o.Initial, o.Misses, o.Prediction)
+	}
+	if res.Jobs[0].Initial != 50 || res.Jobs[0].Prediction != 50 {
+		t.Errorf("job 0: %+v", res.Jobs[0])
+	}
+	log := res.Predictions
+	if len(log) != 2+1+15 || log[0] != (sim.PredictionChange{Job: 0, At: 0, Prediction: 50}) ||
+		log[1] != (sim.PredictionChange{Job: 1, At: 1, Prediction: 60}) || log[2] != (sim.PredictionChange{Job: 1, At: 10, Prediction: 5}) ||
+		log[len(log)-1] != (sim.PredictionChange{Job: 1, At: 29, Prediction: 20}) {
+		t.Errorf("prediction log %+v", log)
+	}
+	res, err = sim.Run(context.Background(), sim.NewReplay(jobs), &fifo{}, sim.Config{Procs: 1, Predictor: &learner{}})
+	if err != nil || res.Predictions != nil {
+		t.Errorf("without RecordPredictions: log %v, err %v", res.Predictions, err)
+	}
+}

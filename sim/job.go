@@ -49,8 +49,9 @@ type Outcome struct {
 	// Misses counts the job's deadline misses: how often it outlived its
 	// runtime prediction.
 	Misses int32
-	// Prediction is the job's last runtime prediction.
-	Prediction Time
+	// Prediction is the job's last runtime prediction; Initial the
+	// prediction it got on arrival.
+	Prediction, Initial Time
 }
 
 // Wait returns Start - Submit, in seconds.

@@ -21,14 +21,21 @@ type Predictor interface {
 	Missed(j *Job, m MissInfo) Time
 }
 
-// LearningPredictor is a [Predictor] that learns from starts and
+// LearningPredictor is a [Predictor] that learns from arrivals, starts and
 // terminations (user history predictors such as RUH or SBH, spec section
 // 13.4-13.6) and may revise the predictions of any waiting or running job.
-// The engine applies the returned updates; a running job's update that does
-// not exceed its elapsed time is treated as a deadline miss.
+// The engine applies the returned updates (appended to dst); a running
+// job's update that does not exceed its elapsed time is treated as a
+// deadline miss.
 type LearningPredictor interface {
 	Predictor
+	// Arrived is called after Predict for the arriving job r, once r is
+	// registered (v.Prediction(r) is Predict's value), so that the
+	// predictor learns the job's Ref.
+	Arrived(v *View, r Ref, dst []Update) []Update
+	// Started is called when job r starts.
 	Started(v *View, r Ref, dst []Update) []Update
+	// Ended is called when job r terminates (v.End(r) is set).
 	Ended(v *View, r Ref, dst []Update) []Update
 }
 
@@ -205,6 +212,7 @@ func missNext(p MissPolicy, j *Job, m MissInfo) Time {
 }
 
 // ParsePredictor parses "requested", "perfect" or "constant:SECONDS"
+// (package predict has the full registry, with the history predictors)
 // (default 1 s); miss is the deadline-miss policy (nil means [Gradual]).
 func ParsePredictor(s string, miss MissPolicy) (Predictor, error) {
 	switch strings.ToLower(s) {

@@ -19,6 +19,9 @@ type Options struct {
 	// CheckEvery is the number of events between context checks; default
 	// 4096.
 	CheckEvery int
+	// RecordPredictions keeps every prediction in Result.Predictions (see
+	// [Config]).
+	RecordPredictions bool
 }
 
 // Simulate replays trace t rigidly (each job arrives at its recorded submit
@@ -38,6 +41,7 @@ func Simulate(ctx context.Context, t *trace.Trace, s Scheduler, opt Options) (*R
 	res, err := Run(ctx, NewReplay(jobs), s, Config{
 		Procs: w.Procs, Predictor: opt.Predictor, Kill: opt.Kill,
 		Progress: opt.Progress, CheckEvery: opt.CheckEvery, SizeHint: len(jobs),
+		RecordPredictions: opt.RecordPredictions,
 	})
 	if err != nil {
 		return nil, w, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metrics"
+	"github.com/hpcwl/hpcwl/predict"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
@@ -63,8 +64,18 @@ Schedulers: ` + schedulerList() + `.
 
 Backfilling schedulers plan with runtime predictions: by default the users'
 requested times (SWF field 9); --predictor perfect uses the actual runtimes,
---predictor constant:S a constant. A job still running when its prediction is
-reached gets a new one (--miss-policy). Jobs run their whole recorded runtime
+--predictor constant:S a constant, and the history predictors learn from the
+simulated runtimes of each user's earlier jobs. Parameters follow the name:
+--predictor ruh:n=2,stat=mean or --predictor sbh:crit=E/P/X,search=bfs,depth=10
+(criteria: sets of P processors, E estimate, X executable, or *, separated by
+/); a bad parameter's error lists the valid ones with their ranges.
+Predictors:
+` + predictorList() + `
+A job still running when its prediction is reached gets a new one
+(--miss-policy; by default the predictor's own policy). The report judges the
+predictions: mean absolute error and relative accuracy (min(P,R)/max(P,R)) of
+the predictions on arrival, and of all predictions weighted by how long each
+was in force from submission to termination. Jobs run their whole recorded runtime
 even past their requested time unless --kill is given. Jobs without a
 requested time get one from --missing-estimate.
 
@@ -93,8 +104,8 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", "))
 	f.Float64Var(&opts.procsFactor, "procs-factor", 1, "multiply the machine size by this factor")
 	f.Float64Var(&opts.speed, "speed", 1, "node speed: runtimes and requested times are divided by it")
-	f.StringVar(&opts.predictor, "predictor", "requested", "runtime predictions: requested, perfect, constant[:SECONDS]")
-	f.StringVar(&opts.missPolicy, "miss-policy", "gradual", "new prediction after a deadline miss: gradual, estimate-gradual, times10[:LIMIT]")
+	f.StringVar(&opts.predictor, "predictor", "requested", "runtime predictions: NAME or NAME:KEY=VALUE,...; names: "+strings.Join(predict.Names(), ", "))
+	f.StringVar(&opts.missPolicy, "miss-policy", "", "new prediction after a deadline miss: gradual, estimate-gradual, times10[:LIMIT] (default: the predictor's own)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2); default 1, 2 for easy-x2")
 	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time (default: let them finish)")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one: runtime, max, or SECONDS")
@@ -110,6 +121,23 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	opts.fb.add(cmd, "rigid")
 	return cmd
+}
+
+func predictorList() string {
+	var b strings.Builder
+	for _, n := range predict.Names() {
+		b.WriteString("  " + n + ": " + predict.Describe(n))
+		var keys []string
+		for _, u := range predict.Usage(n) {
+			k, _, _ := strings.Cut(u, " ")
+			keys = append(keys, k)
+		}
+		if len(keys) > 0 {
+			b.WriteString("; parameters " + strings.Join(keys, ", "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 func schedulerList() string {
@@ -211,13 +239,14 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if _, err := opts.fb.options(); err != nil {
 		return nil, err
 	}
-	miss, err := sim.ParseMissPolicy(opts.missPolicy)
-	if err != nil {
-		return nil, usageError{err}
+	var miss sim.MissPolicy // nil: the predictor's own
+	if opts.missPolicy != "" {
+		if miss, err = sim.ParseMissPolicy(opts.missPolicy); err != nil {
+			return nil, usageError{err}
+		}
 	}
-	pred, err := sim.ParsePredictor(opts.predictor, miss)
-	if err != nil {
-		return nil, usageError{err}
+	if _, err := predict.New(opts.predictor, predict.Env{Trace: &trace.Trace{}, Miss: miss}); err != nil {
+		return nil, usageError{err} // checked before the trace is read
 	}
 	fill, err := sim.ParseEstimateFallback(opts.missingEstimate)
 	if err != nil {
@@ -260,6 +289,10 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if s == nil {
 		s = sched.NewReplay(sched.RecordedWaits(t))
 	}
+	pred, err := predict.New(opts.predictor, predict.Env{Trace: t, Miss: miss})
+	if err != nil {
+		return nil, usageError{err}
+	}
 	frun, err := opts.fb.run(ctx, t, s, sim.Options{
 		PrepareOptions: sim.PrepareOptions{
 			Machine:         sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
@@ -268,8 +301,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			ProcsField:      field,
 			Semantics:       sem,
 		},
-		Predictor: pred,
-		Kill:      opts.kill,
+		Predictor:         pred,
+		Kill:              opts.kill,
+		RecordPredictions: true,
 	}, fb)
 	var oe *sim.OversizeError
 	if errors.As(err, &oe) {
@@ -299,8 +333,8 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			EstimateFilled: w.EstimateFilled, Overruns: w.Overruns},
 		Parameters: simulateParams{
 			Scheduler: strings.ToLower(opts.scheduler), Procs: w.Procs, TraceProcs: t.Procs,
-			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: strings.ToLower(opts.predictor),
-			MissPolicy: miss.String(), EstimateFactor: ef, Kill: opts.kill, MissingEstimate: fill.String(),
+			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: pred.Spec(),
+			MissPolicy: pred.MissPolicy().String(), EstimateFactor: ef, Kill: opts.kill, MissingEstimate: fill.String(),
 			ProcsField: field.String(), Semantics: sem.String(),
 			Oversize: over.String(), Tau: int64(m.Tau), WarmUp: int64(secs[1]), CoolDown: int64(secs[2]),
 		},
@@ -386,6 +420,12 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	p("queue length\tmean %.1f, max %d", m.QueueMean, m.QueueMax)
 	p("backfilled\t%.1f%% of jobs", 100*m.Backfilled)
 	p("overruns\t%d jobs past their requested time; %d killed; %d deadline misses", in.Overruns, m.Killed, m.Misses)
+	if a := m.Accuracy; a.Jobs > 0 {
+		p("predictions\ton arrival: mean absolute error %s, relative accuracy %.3f, %.1f%% exact", durationText(a.InitialAbsError), a.InitialRelAccuracy, 100*a.Exact)
+		if a.TimeWeighted {
+			p("\ttime-weighted over each job's life: mean absolute error %s, relative accuracy %.3f", durationText(a.AbsError), a.RelAccuracy)
+		}
+	}
 	if f := r.Feedback; f != nil {
 		printFeedbackLines(p, f)
 	}

@@ -111,7 +111,12 @@ func TestSimulateBadInput(t *testing.T) {
 		message string
 	}{
 		{"unknown scheduler", []string{"simulate", "--scheduler", "magic", "builtin:KTH-SP2"}, 2, "valid: conservative, easy, easy-x2, fcfs, sjbf, sjf"},
-		{"unknown predictor", []string{"simulate", "--predictor", "oracle", "builtin:KTH-SP2"}, 2, "valid: requested, perfect"},
+		{"unknown predictor", []string{"simulate", "--predictor", "oracle", "builtin:KTH-SP2"}, 2, "valid: constant, easy++, perfect, requested, ruh, sbh"},
+		{"unknown predictor parameter", []string{"simulate", "--predictor", "ruh:depth=3", "builtin:KTH-SP2"}, 2, "valid: n (history length"},
+		{"predictor parameter out of range", []string{"simulate", "--predictor", "ruh:n=0", "builtin:KTH-SP2"}, 2, "n=0: must be a whole number from 1 to 1000"},
+		{"bad criteria", []string{"simulate", "--predictor", "sbh:crit=PQ", "builtin:KTH-SP2"}, 2, "valid: P (processors)"},
+		{"estimate without estimates", []string{"simulate", "--predictor", "sbh-noest:crit=PE/*", "builtin:KTH-SP2"}, 2, "does not use"},
+		{"negative constant", []string{"simulate", "--predictor", "constant:-1", "builtin:KTH-SP2"}, 2, ">= 0"},
 		{"unknown miss policy", []string{"simulate", "--miss-policy", "x", "builtin:KTH-SP2"}, 2, "valid: gradual"},
 		{"unknown oversize", []string{"simulate", "--oversize", "shrink", "builtin:KTH-SP2"}, 2, "valid: error, drop, clamp"},
 		{"unknown procs field", []string{"simulate", "--procs-field", "used", "builtin:KTH-SP2"}, 2, "valid: allocated, requested, max"},
@@ -167,6 +172,31 @@ func BenchmarkSimulateBlue(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if err := runSimulate(context.Background(), opts, path, io.Discard); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSimulatePredictors runs the history predictors through the command
+// and checks the report names them, their miss policies and accuracies.
+func TestSimulatePredictors(t *testing.T) {
+	for _, tc := range []struct{ pred, spec, miss string }{
+		{"ruh", "ruh:n=3,stat=median,cap=true,prop=false", "estimate-gradual"},
+		{"easy++", "ruh:n=2,stat=mean,cap=true,prop=false", "estimate-gradual"},
+		{"sbh:search=bfs", "sbh:crit=PE/P/E/*,search=bfs,depth=0,prop=true,cap=true,gap=1200", "estimate-gradual"},
+		{"sbh-noest", "sbh-noest:crit=PX/P/X/*,search=dfs,depth=0,prop=false,gap=1200", "times10"},
+		{"sbh:sessions=recorded", "sbh:crit=PE/P/E/*,search=dfs,depth=0,prop=true,cap=true,gap=1200,sessions=recorded", "estimate-gradual"},
+		{"sbh-noest-balanced", "sbh-noest-balanced:crit=PX/P/X/*,search=dfs,depth=0,prop=false,gap=1200,limit=216000", "times10:216000"},
+		{"constant", "constant:1", "gradual"},
+	} {
+		code, out, errOut := runCLI(t, "simulate", "--json", "--scheduler", "sjbf", "--predictor", tc.pred, "builtin:KTH-SP2")
+		var r simulateReport
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("%s: exit %d: %s", tc.pred, code, errOut)
+		}
+		a := r.Metrics.Accuracy
+		if r.Parameters.Predictor != tc.spec || r.Parameters.MissPolicy != tc.miss || !a.TimeWeighted ||
+			a.Jobs != r.Metrics.Jobs || !(a.RelAccuracy > 0 && a.RelAccuracy <= 1) {
+			t.Errorf("%s: predictor %q, misses %q, accuracy %+v", tc.pred, r.Parameters.Predictor, r.Parameters.MissPolicy, a)
 		}
 	}
 }

@@ -21,11 +21,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 
 	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
 
 	"github.com/hpcwl/hpcwl/internal/jsonsafe"
 	"github.com/spf13/cobra"
+
+	"github.com/hpcwl/hpcwl/internal/version"
 )
 
 // Exit statuses.
@@ -127,15 +130,23 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hpcwl",
 		Short: "Workloads and evaluations for HPC job schedulers",
-		Long: `hpcwl reads, cleans and characterizes HPC workload logs in the Standard
-Workload Format (SWF) of the Parallel Workloads Archive, and (as its commands
-grow) models, resamples and simulates them.
+		Long: `hpcwl gives researchers of HPC job schedulers realistic workloads and
+trustworthy evaluations. It reads, cleans and characterizes workload logs in
+the Standard Workload Format (SWF) of the Parallel Workloads Archive; fits and
+generates workload models (Lublin-Feitelson); identifies user sessions and
+batches; resamples logs at the user level (Zakay-Feitelson); and simulates
+schedulers (FCFS, EASY, conservative, SJF, SJBF, UPS and more) with rigid
+replay or with users who react to the simulated system (Madon's replay with
+feedback, Zakay's user models), reporting classic and feedback-aware metrics.
 
 A TRACE argument is an SWF file (plain or gzipped), "-" for standard input,
 or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
+		Version:       version.String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	// --version prints what `hpcwl version` prints.
+	root.SetVersionTemplate("hpcwl {{.Version}} (" + runtime.Version() + ")\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	reading = readSettings{warn: stderr}
