@@ -93,13 +93,15 @@ check() {
     verdict="FAIL (JSON: $(tail -1 "$out/jsonerr"))"
   fi
   case "$verdict" in FAIL*) fails=$((fails + 1)) ;; esac
-  printf '%-34s %-24s %6.1fs  %s\n' "$(basename "$log")" "$name" "$secs" "$verdict" | tee -a "$report"
+  printf '%-34s %-36s %6.1fs  %s\n' "$(basename "$log")" "$name" "$secs" "$verdict" | tee -a "$report"
   if grep -q '^warning: ' "$se"; then
     grep '^warning: ' "$se" | sort -u | sed 's/^/      /' | cut -c1-220 >>"$report"
   fi
 }
 
 check "version" plain "-" "$bin" version
+check "man" plain "-" "$bin" man "$out/man"
+check "completion" plain "-" "$bin" completion bash
 for log in "${logs[@]}"; do
   lenient=()
   case "$log" in */status.swf) lenient=(--lenient) ;; esac
@@ -117,6 +119,9 @@ for log in "${logs[@]}"; do
   check "convert csv" plain "$log" "$bin" convert "${lenient[@]}" "$log" -o "$w/log.csv"
   for s in fcfs easy easy-x2 sjf sjbf ups ups-recency; do
     check "simulate $s" json "$log" "$bin" simulate --json --scheduler "$s" "${lenient[@]}" "$log"
+  done
+  for p in constant easy++ perfect ruh sbh sbh-noest sbh-noest-balanced; do
+    check "simulate easy --predictor $p" json "$log" "$bin" simulate --json --predictor "$p" "${lenient[@]}" "$log"
   done
   check "simulate conservative" json "$log" timeout "$cons_timeout" "$bin" simulate --json --scheduler conservative "${lenient[@]}" "$log"
   check "evaluate" json "$log" "$bin" evaluate --json "${lenient[@]}" "$log"

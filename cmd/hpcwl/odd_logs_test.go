@@ -33,6 +33,7 @@ func TestEveryCommandOnOddLogs(t *testing.T) {
 			{[]string{"simulate", "--json", "--scheduler", "easy"}, true},
 			{[]string{"simulate", "--json", "--scheduler", "conservative"}, true},
 			{[]string{"simulate", "--json", "--scheduler", "ups"}, true},
+			{[]string{"simulate", "--json", "--predictor", "sbh"}, true},
 			{[]string{"evaluate", "--json"}, true},
 			{[]string{"sessions", "--json"}, true},
 			{[]string{"resample", "--json", "-o", filepath.Join(dir, "r.swf")}, true},
