@@ -61,18 +61,19 @@ func Waiting(res *sim.Result, at []int64) []float64 {
 
 // SaturatedRun applies the saturation detector to a simulated run sampled
 // at the times in at (week starts): the run is saturated when [Saturated]
-// flags its outstanding jobs and the waiting jobs grow as fast (the
-// detector applied to [Waiting] flags them too). Outstanding jobs also
-// grow when long jobs pile up running on a machine that has room for them
-// (an idle machine whose queue never grows); such a run is not saturated.
-// The slope returned is the outstanding jobs'.
+// flags its outstanding jobs and the queue grows too: the same detector's
+// slope on the waiting jobs ([Waiting]) is positive. Outstanding jobs also
+// grow when long jobs pile up running on a machine that has room for them;
+// a run whose queue never grows (the running minimum of its waiting jobs
+// stays flat, an idle machine) is not saturated. The slope returned is the
+// outstanding jobs'.
 func SaturatedRun(res *sim.Result, at []int64) (bool, float64) {
 	sat, slope := Saturated(Outstanding(res, at))
 	if !sat {
 		return false, slope
 	}
-	queued, _ := Saturated(Waiting(res, at))
-	return queued, slope
+	_, queue := Saturated(Waiting(res, at))
+	return queue > 0, slope
 }
 
 // SaturationSlope is the slope, in jobs per week, at or above which

@@ -34,6 +34,9 @@ func TestSaturatedRun(t *testing.T) {
 		{"queue grows", run(func(k int) int64 { return int64(k) * week / 2 }, func(int) int64 { return 60 }), true},
 		// No wait; every job runs 40 weeks: running jobs pile up, the queue never grows.
 		{"long jobs pile up running", run(func(int) int64 { return 0 }, func(int) int64 { return 40 * week }), false},
+		// Long jobs pile up and the queue grows slowly (0.8 jobs a week,
+		// below the detector's 1 job a week on its own): saturated.
+		{"queue grows slowly", run(func(k int) int64 { return int64(k) * week / 16 }, func(int) int64 { return 40 * week }), true},
 		{"idle", run(func(int) int64 { return 0 }, func(int) int64 { return 60 }), false},
 	}
 	for _, tc := range tests {
