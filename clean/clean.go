@@ -67,7 +67,9 @@ type Options struct {
 	// DropUsers drops these users' jobs.
 	DropUsers []int
 	// From and To keep only jobs submitted in [From, To) (seconds of log
-	// time); To <= 0 means no upper bound.
+	// time); To <= 0 means no upper bound. The output's period is the
+	// window: with From > 0 its time 0 (UnixStartTime) moves to From and
+	// submit times shift by -From; with To > 0 its EndTime is To.
 	From, To int64
 	// DropCancelledZero drops cancelled jobs (status 5) with run time 0,
 	// which never ran.
@@ -329,16 +331,33 @@ jobs:
 		}
 	}
 	rep.Output = out.Len()
+	if opt.From > 0 {
+		// The log now starts at the window's start: time 0 moves there
+		// (UnixStartTime and StartTime follow, every submit time shifts by
+		// the same amount), so that the log's period, which runs from time
+		// 0, is the window and not the source's whole history.
+		start := out.Clock().Time(opt.From)
+		for i := range out.Jobs {
+			out.Jobs[i].Submit -= opt.From
+		}
+		out.Header.Set("UnixStartTime", strconv.FormatInt(start.Unix(), 10))
+		if _, ok := out.Header.Get("StartTime"); ok {
+			out.Header.Set("StartTime", start.Format(swfTimeLayout))
+		}
+	}
 	if opt.To > 0 {
 		// The log now ends at the window's end: say so, so that tools
 		// that take the log's period from the header see the shorter one.
 		if _, ok := out.Header.Get("EndTime"); ok {
-			out.Header.Set("EndTime", out.Clock().Time(opt.To).Format("Mon Jan 02 15:04:05 MST 2006"))
+			out.Header.Set("EndTime", t.Clock().Time(opt.To).Format(swfTimeLayout))
 		}
 	}
 	addNotes(&out.Header, rep)
 	return out, rep, nil
 }
+
+// swfTimeLayout is the layout of the StartTime and EndTime header fields.
+const swfTimeLayout = "Mon Jan 02 15:04:05 MST 2006"
 
 func userWhat(keep, drop []int) string {
 	var p []string

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hpcwl/hpcwl/clean"
 	"github.com/hpcwl/hpcwl/swf"
@@ -219,5 +220,39 @@ func TestWindowEndUpdatesEndTime(t *testing.T) {
 	}
 	if got, _ := tr.Header.Get("EndTime"); got != "Fri Aug 29 10:55:01 CEST 1997" {
 		t.Errorf("the input's header changed: EndTime = %q", got)
+	}
+}
+
+// TestWindowStartMovesTimeZero checks that cutting the start of a log moves
+// its time 0 to the window's start, keeping every job's wall-clock submit
+// time.
+func TestWindowStartMovesTimeZero(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const from = 14 * 86400
+	out, _, err := clean.Clean(tr, clean.Options{From: from, To: 21 * 86400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := out.Header.Get("StartTime"); got != "Mon Oct 07 14:00:31 CEST 1996" {
+		t.Errorf("StartTime = %q, want the window's start", got)
+	}
+	if got, _ := out.Header.Get("EndTime"); got != "Mon Oct 14 14:00:31 CEST 1996" {
+		t.Errorf("EndTime = %q, want the window's end", got)
+	}
+	orig := map[int64]time.Time{}
+	for _, j := range tr.Jobs {
+		orig[j.ID] = tr.Clock().Time(j.Submit)
+	}
+	oc := out.Clock()
+	for _, j := range out.Jobs {
+		if j.Submit < 0 || j.Submit >= 7*86400 {
+			t.Fatalf("job %d submitted at %d, outside the window [0, 7 days)", j.ID, j.Submit)
+		}
+		if got := oc.Time(j.Submit); !got.Equal(orig[j.ID]) || got.Location().String() != orig[j.ID].Location().String() {
+			t.Fatalf("job %d submitted %v, was %v", j.ID, got, orig[j.ID])
+		}
 	}
 }

@@ -52,16 +52,26 @@ type Summary struct {
 	// warm-up and cool-down.
 	Jobs     int `json:"jobs"`
 	Excluded int `json:"excluded"`
-	// Wait is start - submit; Response end - submit; Slowdown response /
-	// runtime (jobs of zero runtime left out); BoundedSlowdown
+	// Wait is start - submit; Response end - submit; Slowdown
+	// max(1, response / max(runtime, 1 s)); BoundedSlowdown
 	// max(1, response / max(runtime, Tau)). Runtime is the time the job
 	// actually ran. Wait and Response are in seconds.
+	//
+	// Zero-runtime jobs follow one rule everywhere (here, in replicate's
+	// metrics and in simulate's jobs.csv stretch): every slowdown is a
+	// bounded slowdown, the plain one (and the stretch) with a threshold
+	// of 1 s, the resolution of SWF times. For a runtime of 1 s or more the
+	// plain slowdown is response / runtime as usual; a zero-runtime job
+	// enters every figure, with a slowdown of max(1, wait in seconds),
+	// never infinite and never left out. ZeroRuntime counts such jobs.
 	Wait            Stat `json:"wait"`
 	Response        Stat `json:"response"`
 	Slowdown        Stat `json:"slowdown"`
 	BoundedSlowdown Stat `json:"bounded_slowdown"`
 	// Tau is the bounded-slowdown threshold used, in seconds.
 	Tau sim.Time `json:"tau"`
+	// ZeroRuntime counts the measured jobs that ran 0 s.
+	ZeroRuntime int `json:"zero_runtime_jobs"`
 	// WindowStart and WindowEnd bound the measured window: from the first
 	// submit plus the warm-up to the last end (or, with a cool-down, the
 	// last submit minus the cool-down).
@@ -143,6 +153,9 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 		}
 		measured = append(measured, int32(i))
 		v.add(o, tau)
+		if o.End == o.Start {
+			s.ZeroRuntime++
+		}
 		if o.End <= s.WindowEnd {
 			completed++
 		}
@@ -215,9 +228,7 @@ func (v *vectors) add(o *sim.Outcome, tau sim.Time) {
 	r := w + float64(run)
 	v.wait = append(v.wait, w)
 	v.resp = append(v.resp, r)
-	if run > 0 {
-		v.sd = append(v.sd, r/float64(run))
-	}
+	v.sd = append(v.sd, max(1, r/float64(max(run, 1))))
 	v.bsd = append(v.bsd, max(1, r/float64(max(run, tau))))
 }
 

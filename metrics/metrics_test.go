@@ -15,7 +15,7 @@ import (
 //
 //	A: submit 0, runs 0-10 on 2 procs     wait 0,  response 10, slowdown 1, bsld 1
 //	B: submit 0, runs 10-12 on 4 procs    wait 10, response 12, slowdown 6, bsld 12/10
-//	C: submit 5, runs 12-12 on 1 proc     wait 7,  response 7,  no slowdown, bsld max(1, 7/10) = 1
+//	C: submit 5, runs 12-12 on 1 proc     wait 7,  response 7,  slowdown max(1, 7/max(0, 1)) = 7, bsld max(1, 7/10) = 1
 func tiny() *sim.Result {
 	mk := func(id int64, sub, start, end sim.Time, procs int32, user int32) sim.Outcome {
 		return sim.Outcome{Job: sim.Job{ID: id, Submit: sub, Runtime: end - start, Estimate: 100, Procs: procs, User: user},
@@ -43,7 +43,10 @@ func TestComputeByHand(t *testing.T) {
 	near(t, "wait p95", s.Wait.P95, 10)
 	near(t, "wait max", s.Wait.Max, 10)
 	near(t, "response mean", s.Response.Mean, 29.0/3)
-	near(t, "slowdown mean", s.Slowdown.Mean, 3.5) // C has zero runtime: left out
+	near(t, "slowdown mean", s.Slowdown.Mean, 14.0/3) // C has zero runtime: counted as 1 s
+	if s.ZeroRuntime != 1 {
+		t.Errorf("zero-runtime jobs %d, want 1", s.ZeroRuntime)
+	}
 	near(t, "bsld mean", s.BoundedSlowdown.Mean, (1+1.2+1)/3)
 	near(t, "utilization", s.Utilization, 28.0/48)
 	if s.Makespan != 12 {

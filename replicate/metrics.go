@@ -17,7 +17,8 @@ type Metrics struct {
 	Utilization float64 `json:"utilization"`
 	// Wait, Response, Slowdown and BoundedSlowdown are means over the jobs
 	// submitted in the period that started (seconds for the first two);
-	// slowdown leaves out jobs of zero runtime.
+	// the slowdown is max(1, response / max(runtime, 1 s)), the rule of
+	// metrics.Summary for zero-runtime jobs.
 	Wait            float64 `json:"wait"`
 	Response        float64 `json:"response"`
 	Slowdown        float64 `json:"slowdown"`
@@ -57,7 +58,7 @@ func (m *Metrics) Value(name string) float64 {
 func measure(res *sim.Result, from, to sim.Time, tau sim.Time, skip func(i int) bool) Metrics {
 	var m Metrics
 	var busy, wait, resp, sd, bsd float64
-	started, nsd := 0, 0
+	started := 0
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
 		if o.Start >= 0 {
@@ -82,19 +83,13 @@ func measure(res *sim.Result, from, to sim.Time, tau sim.Time, skip func(i int) 
 		r := w + float64(run)
 		wait += w
 		resp += r
-		if run > 0 {
-			sd += r / float64(run)
-			nsd++
-		}
+		sd += max(1, r/float64(max(run, 1)))
 		bsd += max(1, r/float64(max(run, tau)))
 	}
 	m.Utilization = busy / (float64(res.Procs) * float64(to-from))
 	if started > 0 {
 		n := float64(started)
-		m.Wait, m.Response, m.BoundedSlowdown = wait/n, resp/n, bsd/n
-	}
-	if nsd > 0 {
-		m.Slowdown = sd / float64(nsd)
+		m.Wait, m.Response, m.Slowdown, m.BoundedSlowdown = wait/n, resp/n, sd/n, bsd/n
 	}
 	return m
 }

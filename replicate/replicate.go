@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // Mode is how each variant is simulated.
@@ -68,6 +70,14 @@ type Config struct {
 	SkipOriginal bool
 	// Progress is told of each finished variant; nil means none.
 	Progress Progress
+	// Record, when set, receives each TBUOS variant's simulated schedule
+	// as a log ([resample.TBUOSRun.Trace] with RecordNote), so that the
+	// analyses of logs (weekly cycle, sessions, compare) can run on it. It
+	// is called from the workers, concurrently; an error stops the run.
+	Record func(variant int, t *trace.Trace) error
+	// RecordNote is the header note of the recorded logs (the scheduler
+	// and feedback options).
+	RecordNote string
 }
 
 // Result holds every variant's metrics and their summary.
@@ -96,6 +106,10 @@ type Result struct {
 	OriginalDropped int `json:"original_dropped"`
 	// Params are the generator's parameters of variant 0.
 	Params resample.Params `json:"parameters"`
+	// Warnings say where the summary needs care: a saturated original,
+	// an original outside the variants' range, too few variants for a
+	// confidence interval.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Run simulates cfg.Variants variants in parallel and summarizes them.
@@ -199,6 +213,11 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 			return Metrics{}, pr, fmt.Errorf("variant %d: %w", i, err)
 		}
 		res, pr = run.Result, run.Params
+		if cfg.Record != nil {
+			if err := cfg.Record(i, run.Trace(p, cfg.RecordNote)); err != nil {
+				return Metrics{}, pr, fmt.Errorf("variant %d: recording: %w", i, err)
+			}
+		}
 		rare = func(k int) bool { return run.Copy(k).Class == resample.Rare }
 		weekStarts = p.WeekStarts(pr.Weeks)
 	default:
@@ -257,4 +276,30 @@ func (r *Result) summarize(noOrig bool) {
 		}
 		r.Summary = append(r.Summary, summarize(name, x, orig))
 	}
+	r.Warnings = r.warnings(noOrig, len(ok))
+}
+
+// warnings lists what the summary's reader must know.
+func (r *Result) warnings(noOrig bool, n int) []string {
+	var w []string
+	if n < 2 {
+		w = append(w, fmt.Sprintf("%d unsaturated variant(s): no confidence interval of the mean (it needs at least 2)", n))
+	}
+	if noOrig {
+		return w
+	}
+	if r.Original.Saturated {
+		w = append(w, fmt.Sprintf("the original log saturates the machine under this scheduler (outstanding jobs grow by %.3g a week): its waits and slowdowns measure the backlog, not the scheduler", r.Original.Slope))
+	}
+	var out []string
+	for _, d := range r.Summary {
+		if d.OutsideRange {
+			out = append(out, d.Name)
+		}
+	}
+	if len(out) > 0 {
+		w = append(w, fmt.Sprintf("the original lies outside the range of the %d variants for %s: resampling recombines whole users over another period, so the variants never reproduced the original's exact mix of users and bursts; read the original as one more sample, not as the variants' centre",
+			n, strings.Join(out, ", ")))
+	}
+	return w
 }

@@ -26,13 +26,19 @@ type Dist struct {
 	P97_5  float64 `json:"p97_5"`
 	Max    float64 `json:"max"`
 	// CILow and CIHigh are the 95% confidence interval of the mean (normal
-	// approximation, mean +- 1.96 sd / sqrt(n)); P2_5 to P97_5 is the
-	// percentile interval of one run (spec section 7.1).
+	// approximation, mean +- 1.96 sd / sqrt(n)); NaN with fewer than two
+	// variants, whose spread says nothing. P2_5 to P97_5 is the percentile
+	// interval of one run (Zakay and Feitelson's resampling methodology).
 	CILow  float64 `json:"ci_low"`
 	CIHigh float64 `json:"ci_high"`
 	// OriginalRank is the fraction of variants below the original value,
 	// plus half of those equal to it (its percentile rank).
 	OriginalRank float64 `json:"original_rank"`
+	// OutsideRange reports an original value below Min or above Max (with
+	// two variants or more): the
+	// variants, which recombine the log's users, never produced the
+	// conditions of the original schedule (see [Result.Warnings]).
+	OutsideRange bool `json:"original_outside_range"`
 	// MaxMin is Max / Min (spec section 13.6, Table I), NaN when Min is 0.
 	MaxMin float64 `json:"max_min_ratio"`
 	// MedianDiff is (Median - Original) / Original.
@@ -58,8 +64,13 @@ func summarize(name string, x []float64, orig float64) Dist {
 	}
 	d.Min, d.Max = x[0], x[len(x)-1]
 	d.P2_5, d.P25, d.Median, d.P75, d.P97_5 = q(0.025), q(0.25), q(0.5), q(0.75), q(0.975)
-	h := 1.96 * d.SD / math.Sqrt(float64(len(x)))
-	d.CILow, d.CIHigh = d.Mean-h, d.Mean+h
+	d.CILow, d.CIHigh = math.NaN(), math.NaN()
+	if len(x) >= 2 {
+		h := 1.96 * d.SD / math.Sqrt(float64(len(x)))
+		d.CILow, d.CIHigh = d.Mean-h, d.Mean+h
+	}
+	// One variant has no range: the original is compared with two or more.
+	d.OutsideRange = len(x) >= 2 && (orig < d.Min || orig > d.Max) // false for a NaN original
 	below, equal := 0, 0
 	for _, v := range x {
 		if v < orig {

@@ -1,6 +1,10 @@
 package replicate
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+)
 
 // TestSummarize works a small sample by hand: quantiles interpolate
 // between order statistics, so the median of four values is the mean of
@@ -21,4 +25,43 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+func TestSummarizeCIAndRange(t *testing.T) {
+	one := summarize("wait", []float64{5}, 3)
+	if !math.IsNaN(one.CILow) || !math.IsNaN(one.CIHigh) {
+		t.Errorf("one variant: CI %v..%v, want none", one.CILow, one.CIHigh)
+	}
+	if one.OutsideRange {
+		t.Error("one variant has no range to lie outside of")
+	}
+	tests := []struct {
+		orig    float64
+		outside bool
+	}{{0.5, true}, {1, false}, {2, false}, {3, false}, {3.5, true}, {math.NaN(), false}}
+	for _, tt := range tests {
+		d := summarize("wait", []float64{1, 2, 3}, tt.orig)
+		if d.OutsideRange != tt.outside {
+			t.Errorf("original %v: outside %v, want %v", tt.orig, d.OutsideRange, tt.outside)
+		}
+		if math.IsNaN(d.CILow) {
+			t.Errorf("three variants: no CI")
+		}
+	}
+}
+
+func TestResultWarnings(t *testing.T) {
+	r := &Result{Original: Metrics{Wait: 100, Saturated: true, Slope: 4}, Variants: []Metrics{{Wait: 1}, {Wait: 2}}}
+	r.summarize(false)
+	all := strings.Join(r.Warnings, "\n")
+	for _, want := range []string{"original log saturates", "outside the range of the 2 variants for", "wait"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q lack %q", all, want)
+		}
+	}
+	r = &Result{Variants: []Metrics{{Wait: 1}, {Wait: 2, Saturated: true}}}
+	r.summarize(true)
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "no confidence interval") {
+		t.Errorf("warnings %q, want one about the confidence interval", r.Warnings)
+	}
 }

@@ -10,7 +10,7 @@ const (
 	// MaxLoadFactor is the largest load factor accepted.
 	MaxLoadFactor = 100
 	// MinDuration and MaxDuration bound the generated duration, in seconds:
-	// one week to 100 years.
+	// one week to 5200 weeks (99.7 years of 365.25 days).
 	MinDuration = Week
 	MaxDuration = 100 * 52 * Week
 )

@@ -28,7 +28,8 @@ const (
 // Trace returns the workload as a log: the original header with the job
 // counts and end time updated, notes saying how the log was made, the
 // parameters and seed, the hpcwl version, the source's name and SHA-256,
-// command (when not empty) and one UserCopy line per copy.
+// command (when not empty) and one UserCopy line per copy. Wait times are
+// -1 (unknown): the source's waits describe another schedule.
 func (w *Workload) Trace(command string) *trace.Trace {
 	src := w.Pools.Trace
 	h := src.Header.Clone()
@@ -40,7 +41,7 @@ func (w *Workload) Trace(command string) *trace.Trace {
 		h.Set("EndTime", clk.Time(w.Params.Duration).Format("Mon Jan 02 15:04:05 MST 2006"))
 	}
 	h.AddNote("resampled at the user level (Zakay & Feitelson): every job is a job of the original log, shifted by whole weeks in local time with the rest of its user's sub-trace; " +
-		"field 12 numbers the user copies (UserCopy lines give the original user), field 3 keeps the original wait time, field 17 is -1")
+		"field 12 numbers the user copies (UserCopy lines give the original user), field 3 (wait time) is -1: the original waits belong to the original schedule, not to this workload; field 17 is -1")
 	h.Add(KeyVersion, "hpcwl "+version.String())
 	h.Add(KeySource, src.Name)
 	if src.SHA256 != "" {
@@ -55,7 +56,15 @@ func (w *Workload) Trace(command string) *trace.Trace {
 		c := &w.Copies[i]
 		h.Add(KeyCopy, fmt.Sprintf("%d %d %s %d %d", c.ID, c.User, c.Class, c.Slot, c.Shift))
 	}
-	return trace.New(h, w.Jobs, trace.Options{Procs: src.Procs})
+	// The waits of the source describe its schedule, in which these jobs
+	// did not run together: they are unknown here (simulate the workload to
+	// get waits).
+	jobs := make([]trace.Job, len(w.Jobs))
+	for i := range w.Jobs {
+		jobs[i] = w.Jobs[i]
+		jobs[i].Wait = -1
+	}
+	return trace.New(h, jobs, trace.Options{Procs: src.Procs})
 }
 
 func (w *Workload) paramsText() string {

@@ -203,6 +203,10 @@ func TestSameSeedSameLog(t *testing.T) {
 		if _, ok := m[tr.Jobs[i].User]; !ok {
 			t.Fatalf("job %d: user %d has no UserCopy line", tr.Jobs[i].ID, tr.Jobs[i].User)
 		}
+		// The source's waits describe another schedule: none is kept.
+		if tr.Jobs[i].Wait != -1 {
+			t.Fatalf("job %d: wait %d, want -1 (unknown)", tr.Jobs[i].ID, tr.Jobs[i].Wait)
+		}
 	}
 }
 

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sort"
+	"strconv"
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/heap"
+	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -358,4 +361,60 @@ func (m *mux) checkDone(i int32, now sim.Time) {
 type keyed struct {
 	key sim.Time
 	ref int32
+}
+
+// Trace returns the run as a log of its simulated schedule, for the
+// analyses that take a log (weekly cycles, sessions, compare): one record
+// per job that started, in order of simulated submit time and numbered
+// from 1, with the simulated submit time, wait and runtime (field 2, 3
+// and 4), processors, requested time, status (0 for a job killed at its
+// requested time, else 1) and the simulated user (field 12). The header is
+// the source's with the job counts updated, the source's name and SHA-256,
+// the hpcwl version, the seed and stream, the generator's parameters and
+// the note given (the scheduler and feedback options, say). The recorded
+// log describes one schedule: replaying it rigidly reproduces it only
+// under the same scheduler.
+func (r *TBUOSRun) Trace(p *Pools, note string) *trace.Trace {
+	src := p.Trace
+	jobs := make([]trace.Job, 0, len(r.Result.Jobs))
+	for i := range r.Result.Jobs {
+		o := &r.Result.Jobs[i]
+		if o.Start < 0 {
+			continue
+		}
+		status := int32(1)
+		if o.Killed {
+			status = 0
+		}
+		jobs = append(jobs, trace.Job{ID: int64(i), Submit: int64(o.Submit), Wait: int64(o.Wait()), Runtime: int64(o.Ran()),
+			Procs: o.Procs, AvgCPU: -1, UsedMem: -1, ReqProcs: o.Procs, ReqTime: int64(o.Estimate), ReqMem: -1,
+			Status: status, User: o.User, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1})
+	}
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
+	for i := range jobs {
+		jobs[i].ID = int64(i + 1)
+	}
+	h := src.Header.Clone()
+	n := strconv.Itoa(len(jobs))
+	h.Set("MaxJobs", n)
+	h.Set("MaxRecords", n)
+	clk := src.Clock()
+	if _, ok := h.Get("EndTime"); ok {
+		h.Set("EndTime", clk.Time(r.Params.Duration).Format("Mon Jan 02 15:04:05 MST 2006"))
+	}
+	h.AddNote("recorded TBUOS run (Zakay & Feitelson): copies of the users of the source released by feedback; " +
+		"fields 2-4 are the simulated submit time, wait and runtime, field 12 the simulated user")
+	if note != "" {
+		h.AddNote(note)
+	}
+	h.Add(KeyVersion, "hpcwl "+version.String())
+	h.Add(KeySource, src.Name)
+	if src.SHA256 != "" {
+		h.Add(KeySHA256, src.SHA256)
+	}
+	h.Add(KeySeed, fmt.Sprintf("%d stream %d", r.Params.Seed, r.Params.Stream))
+	h.Add(KeyParams, fmt.Sprintf("duration=%d load=%s n_lt=%d n_t0=%.4g r_t=%.4g rb_npw=%s regenerated=%d rejected=%d",
+		r.Params.Duration, fmtFloat(r.Params.LoadFactor), r.Params.LongTerm, r.Params.InitialTemporary, r.Params.WeeklyRate,
+		fmtFloat(r.Params.RBNPW), r.Regenerated, r.Rejected))
+	return trace.New(h, jobs, trace.Options{Procs: r.Result.Procs})
 }

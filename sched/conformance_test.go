@@ -45,10 +45,12 @@ func TestConformance(t *testing.T) {
 // when predictions are upper bounds of the runtimes (requested times that
 // are never exceeded, or killing at them): EASY, SJBF and EASY with doubled
 // estimates never start the oldest waiting job after the shadow time they
-// computed for it; conservative backfilling never starts any job after a
+// computed for it (Maui: the highest-priority one); Flex never starts a job
+// after its latest start (planned start on arrival plus slack);
+// conservative backfilling never starts any job after a
 // reservation it gave, and never moves a reservation later.
 func TestReservationsKept(t *testing.T) {
-	for _, name := range []string{"easy", "easy-x2", "sjbf", "conservative"} {
+	for _, name := range []string{"easy", "easy-x2", "sjbf", "conservative", "maui", "flex"} {
 		f := factory(t, name)
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {

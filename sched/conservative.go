@@ -205,3 +205,33 @@ func cmpKeyed(a, b keyed) int {
 	}
 	return int(a.ref - b.ref)
 }
+
+var _ sim.Restorer = (*Conservative)(nil)
+
+// Restore implements [sim.Restorer]: the running jobs of v occupy the
+// profile until their planned ends, and the waiting jobs, in arrival order,
+// take the earliest reservations that fit.
+func (s *Conservative) Restore(v *sim.View) {
+	now := v.Now()
+	s.prof = newProfile(v.Procs())
+	s.prof.t[0] = now
+	s.init = true
+	s.waiting.a, s.running, s.arrivals = s.waiting.a[:0], s.running[:0], s.arrivals[:0]
+	s.compress, s.rebuild = false, false
+	if n := v.NumJobs(); n > 0 {
+		s.res = grow(s.res, sim.Ref(n-1), 0)
+		s.dur = grow(s.dur, sim.Ref(n-1), 0)
+		s.runPos = grow(s.runPos, sim.Ref(n-1), 0)
+	}
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+		switch {
+		case v.Running(r):
+			s.dur[r] = max(v.Start(r)+s.plan(v, r), now+1)
+			s.prof.add(now, s.dur[r], -int32(v.Size(r)))
+			s.runPos[r] = int32(len(s.running))
+			s.running = append(s.running, r)
+		case v.Waiting(r):
+			s.arrivals = append(s.arrivals, r)
+		}
+	}
+}

@@ -40,5 +40,5 @@ func ExampleNew() {
 	// job 3 starts at 150 backfilled=false
 	// job 4 starts at 0 backfilled=true
 	// job 5 starts at 0 backfilled=true
-	// unknown scheduler "magic"; valid: conservative, easy, easy-x2, fcfs, sjbf, sjf, ups, ups-recency
+	// unknown scheduler "magic"; valid: conservative, easy, easy-x2, fcfs, flex, maui, pbas, pbas-indirect, sjbf, sjf, ups, ups-recency, wbas
 }

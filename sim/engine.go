@@ -106,6 +106,11 @@ type engine struct {
 	events   int64
 	passes   int64
 	ended    int
+	onEnd    func(Ref) // shadows: called for every termination
+	live     Ref       // no job before it is live (waiting or running)
+	started  int       // jobs started so far
+	waitSum  Time      // their total wait
+	gen      int       // shadows: how often this engine was forked into
 }
 
 // Run simulates the jobs of src under scheduler s until every submitted job
@@ -267,6 +272,9 @@ func (e *engine) terminate(r Ref) {
 	e.free += int(o.Procs)
 	e.ended++
 	e.sch.Notify(&e.view, Notice{Kind: Ended, Job: r})
+	if e.onEnd != nil {
+		e.onEnd(r)
+	}
 	e.src.Ended(&e.view, r)
 	if e.learn != nil {
 		e.updBuf = e.learn.Ended(&e.view, r, e.updBuf[:0])
@@ -354,6 +362,8 @@ func (e *engine) pass() error {
 		e.nWaiting--
 		e.nRunning++
 		o.Start = e.now
+		e.started++
+		e.waitSum += e.now - o.Submit
 		run := o.Runtime
 		if e.cfg.Kill && run > o.Estimate {
 			run = o.Estimate

@@ -69,3 +69,13 @@ type Reserver interface {
 type Namer interface {
 	Name() string
 }
+
+// Restorer is a [Scheduler] that can take over a simulation in progress:
+// Restore discards whatever state it holds and rebuilds it from v alone,
+// treating the running jobs of v as started by it and the waiting ones as
+// its queue (in arrival order). Adaptive schedulers switch between
+// restorable candidates, and synchronise their shadow simulations, with it.
+type Restorer interface {
+	Scheduler
+	Restore(v *View)
+}

@@ -80,3 +80,18 @@ func (v *View) Running(r Ref) bool { return v.e.state[r] == stRunning }
 
 // Done reports whether job r has terminated.
 func (v *View) Done(r Ref) bool { return v.e.state[r] == stDone }
+
+// FirstLive returns a ref before which every job has terminated: the jobs
+// a scheduler must look at to take over the simulation ([Restorer]) are
+// among FirstLive() .. NumJobs()-1.
+func (v *View) FirstLive() Ref {
+	e := v.e
+	for int(e.live) < len(e.jobs) && e.state[e.live] == stDone {
+		e.live++
+	}
+	return e.live
+}
+
+// StartedWaits returns the number of jobs started so far and the sum of
+// their waits, in seconds.
+func (v *View) StartedWaits() (int, Time) { return v.e.started, v.e.waitSum }

@@ -3,6 +3,7 @@ package swf
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Causes of a [ParseError]; test for them with errors.Is.
@@ -36,10 +37,26 @@ func (e *ParseError) Error() string {
 		s += fmt.Sprintf("field %d (%s): ", e.Field, FieldNames[e.Field-1])
 	}
 	if e.Text != "" {
-		s += fmt.Sprintf("%q: ", e.Text)
+		s += quotePrefix(e.Text) + ": "
 	}
 	return s + e.Err.Error()
 }
 
 // Unwrap returns the cause.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// maxQuoted is the longest text an error message quotes whole.
+const maxQuoted = 80
+
+// quotePrefix quotes text, or only its first bytes and its length when it is
+// long, so that a malformed multi-megabyte line does not flood the terminal.
+func quotePrefix(text string) string {
+	if len(text) <= maxQuoted {
+		return fmt.Sprintf("%q", text)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q... (%d bytes)", text[:cut], len(text))
+}

@@ -256,3 +256,20 @@ func TestBuiltHeaderLinesReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestLongTextQuotedShort checks that an error quotes only a prefix of a
+// malformed field, however long it is.
+func TestLongTextQuotedShort(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	in := "1 0 10 " + long + " 4 -1 -1 4 3600 -1 1 3 2 -1 1 1 -1 -1\n"
+	_, err := NewReader(strings.NewReader(in)).ReadAll()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if n := len(err.Error()); n > 300 {
+		t.Errorf("message is %d bytes long, want a short prefix", n)
+	}
+	if !strings.Contains(err.Error(), "(1048576 bytes)") {
+		t.Errorf("message %.200q does not give the text's length", err)
+	}
+}

@@ -86,9 +86,10 @@ var ErrCSVColumns = errors.New("bad column row")
 // named as in [CSVColumns]. Name is used in error messages and as the
 // trace's name.
 //
-// The column row may list any subset of the 18 columns in any order (a
-// missing column reads as -1); names are compared ignoring case, and the SWF
-// field names ("Job Number", "Run Time", ...) are accepted too. An empty cell
+// The column row must list all 18 columns, in any order (a missing column is
+// an error, as an unknown one is: a column left out silently would read as
+// unknown); names are compared ignoring case, and the SWF field names
+// ("Job Number", "Run Time", ...) are accepted too. An empty cell
 // reads as -1. Cells may be wrapped in double quotes but may not contain
 // commas. Leading '#' lines become the SWF header (a line whose text does not
 // start with ';' becomes a free comment). Malformed input gives a
@@ -232,13 +233,23 @@ func csvColumns(cells []string) ([]int, error) {
 					ErrCSVColumns, strings.Join(CSVColumns[:], ","))
 			}
 			return nil, fmt.Errorf("%w: column %d: unknown column %q; expected names from %s",
-				ErrCSVColumns, k+1, c, strings.Join(CSVColumns[:], ","))
+				ErrCSVColumns, k+1, truncateText(c), strings.Join(CSVColumns[:], ","))
 		}
 		if seen[f] {
-			return nil, fmt.Errorf("%w: column %d: %q appears twice", ErrCSVColumns, k+1, c)
+			return nil, fmt.Errorf("%w: column %d: %q appears twice", ErrCSVColumns, k+1, truncateText(c))
 		}
 		seen[f] = true
 		cols[k] = f
+	}
+	var missing []string
+	for i, name := range CSVColumns {
+		if !seen[i] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: missing column(s) %s; every one of the %d columns is required (an empty cell, or -1, marks an unknown value)",
+			ErrCSVColumns, strings.Join(missing, ","), len(CSVColumns))
 	}
 	return cols, nil
 }

@@ -83,8 +83,11 @@ func TestCSVRoundTripSmall(t *testing.T) {
 }
 
 func TestReadCSVLenient(t *testing.T) {
-	in := "\ufeff# a note\n#; MaxProcs: 16\n\"Job Number\", submit_time ,RUN_TIME,allocated_processors,user_id\n" +
-		"1,0,10,2,\n\"2\",5,20.0,4,7\r\n"
+	rest := ",wait_time,average_cpu_time,used_memory,requested_processors,requested_time,requested_memory,status," +
+		"group_id,executable_number,queue_number,partition_number,preceding_job_number,think_time"
+	empty := strings.Repeat(",", 13)
+	in := "\ufeff# a note\n#; MaxProcs: 16\n\"Job Number\", submit_time ,RUN_TIME,allocated_processors,user_id" + rest + "\n" +
+		"1,0,10,2," + empty + "\n\"2\",5,20.0,4,7" + empty + "\r\n"
 	tr, err := trace.ReadCSV(strings.NewReader(in), "x.csv", trace.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +121,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"no column row", row + "\n", trace.ErrCSVColumns, []string{"line 1", "must name the columns"}},
 		{"unknown column", "job_number,foo\n", trace.ErrCSVColumns, []string{"line 1", `unknown column "foo"`, "expected names"}},
 		{"duplicate column", "job_number,Job Number\n", trace.ErrCSVColumns, []string{"appears twice"}},
+		{"missing column", strings.Replace(cols, ",user_id", "", 1) + "\n", trace.ErrCSVColumns,
+			[]string{"line 1", "missing column(s) user_id"}},
 		{"17 fields", cols + "\n" + row[:strings.LastIndexByte(row, ',')] + "\n", swf.ErrFieldCount, []string{"line 2", "expected 18, found 17"}},
 		{"19 fields", cols + "\n" + row + ",7\n", swf.ErrFieldCount, []string{"line 2", "expected 18, found 19"}},
 		{"truncated", cols + "\n" + row + "\n1,0,5", swf.ErrFieldCount, []string{"line 3", "truncated"}},
@@ -173,7 +178,7 @@ func ExampleTrace_WriteCSV() {
 func FuzzReadCSV(f *testing.F) {
 	cols := strings.Join(trace.CSVColumns[:], ",")
 	f.Add([]byte("#; MaxProcs: 4\n" + cols + "\n1,0,5,10,2,-1,-1,2,60,-1,1,3,3,-1,-1,-1,-1,-1\n"))
-	f.Add([]byte("job_number,run_time\n1,\n\"2\",3.0\n"))
+	f.Add([]byte(cols + "\n1" + strings.Repeat(",", 17) + "\n\"2\",3.0" + strings.Repeat(",", 16) + "\n"))
 	f.Add([]byte("# free\n#;\n" + cols + "\n1,0,5,10,2,1.5e-9,-1,2,60,-1,1,3,3,-1,-1,-1,-1,-7\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := trace.ReadCSV(bytes.NewReader(data), "fuzz.csv", trace.Options{})
@@ -197,4 +202,16 @@ func FuzzReadCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadCSVLongColumnQuotedShort checks that a huge unknown column name is
+// not echoed whole.
+func TestReadCSVLongColumnQuotedShort(t *testing.T) {
+	_, err := trace.ReadCSV(strings.NewReader("job_number,"+strings.Repeat("y", 1<<20)+"\n"), "big.csv", trace.Options{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if n := len(err.Error()); n > 1000 {
+		t.Errorf("message is %d bytes long, want a short prefix", n)
+	}
 }

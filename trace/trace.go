@@ -241,3 +241,41 @@ func (t *Trace) Unrunnable() int {
 	}
 	return n
 }
+
+// Check returns warnings about the order and identity of t's jobs, which
+// SWF requires but readers accept: job numbers that appear more than once
+// (by count, with the first such number) and submit times that go
+// backwards (by count, with the first job concerned). It returns nil for a
+// well-formed trace.
+func (t *Trace) Check() []string {
+	var warns []string
+	seen := make(map[int64]struct{}, len(t.Jobs))
+	dups, back := 0, 0
+	var firstDup, firstBack int64
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		if _, ok := seen[j.ID]; ok {
+			if dups == 0 {
+				firstDup = j.ID
+			}
+			dups++
+		} else {
+			seen[j.ID] = struct{}{}
+		}
+		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
+			if back == 0 {
+				firstBack = j.ID
+			}
+			back++
+		}
+	}
+	if dups > 0 {
+		warns = append(warns, fmt.Sprintf("%s: %d job(s) reuse an earlier job number (first: job %d); results by job number are ambiguous",
+			t.Name, dups, firstDup))
+	}
+	if back > 0 {
+		warns = append(warns, fmt.Sprintf("%s: %d job(s) are submitted before the job above them (first: job %d); the log is not in submit order (hpcwl convert --sort fixes that)",
+			t.Name, back, firstBack))
+	}
+	return warns
+}

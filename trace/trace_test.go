@@ -124,3 +124,37 @@ func TestFromSWFRange(t *testing.T) {
 		t.Errorf("err = %v, want out-of-range error naming User ID", err)
 	}
 }
+
+func TestCheck(t *testing.T) {
+	mk := func(ids, subs []int64) *trace.Trace {
+		jobs := make([]trace.Job, len(ids))
+		for i := range ids {
+			jobs[i] = trace.Job{ID: ids[i], Submit: subs[i]}
+		}
+		tr := trace.New(swf.Header{}, jobs, trace.Options{})
+		tr.Name = "x.swf"
+		return tr
+	}
+	tests := []struct {
+		name      string
+		ids, subs []int64
+		want      []string
+	}{
+		{"clean", []int64{1, 2, 3}, []int64{0, 5, 5}, nil},
+		{"duplicate", []int64{1, 2, 2, 1}, []int64{0, 1, 2, 3}, []string{"2 job(s) reuse an earlier job number (first: job 2)"}},
+		{"unsorted", []int64{1, 2, 3}, []int64{0, 10, 5}, []string{"1 job(s) are submitted before the job above them (first: job 3)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := mk(tt.ids, tt.subs).Check()
+			if len(got) != len(tt.want) {
+				t.Fatalf("warnings %q, want %d", got, len(tt.want))
+			}
+			for i := range got {
+				if !strings.Contains(got[i], tt.want[i]) {
+					t.Errorf("warning %q lacks %q", got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}

@@ -174,9 +174,8 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 		return usagef("clean needs the output file: -o OUT (\"-\" for stdout), or --detect-only")
 	case o.out != "" && o.detectOnly:
 		return usagef("--detect-only writes nothing; drop -o %s", o.out)
-	case o.out == "-" && o.asJSON:
-		return usagef("--json prints on stdout, so it cannot be combined with -o -")
 	}
+	outs := []output{{"-o", o.out}}
 	format := ""
 	if !o.detectOnly {
 		var err error
@@ -186,6 +185,9 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 	}
 	fo, err := o.flurryOptions()
 	if err != nil {
+		return err
+	}
+	if err := checkOutputs([]string{in}, outs...); err != nil {
 		return err
 	}
 	over, err := clean.ParseOversize(o.oversize)
@@ -236,13 +238,17 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 		return printFlurries(stdout, in, fo, rep.Flurries)
 	}
 	if err := writeTrace(out, o.out, format, stdout); err != nil {
+		if errors.Is(err, errNoJobs) {
+			printCleanSummary(stderr, in, rep)
+			return fmt.Errorf("%w: the filters dropped all %d jobs", err, t.Len())
+		}
 		return err
 	}
 	if rep.Flurries == nil {
 		rep.Flurries = []clean.Flurry{}
 	}
 	if o.asJSON {
-		return writeJSON(stdout, cleanSummary{Input: in, Output: o.out, Format: format, Report: rep})
+		return writeJSON(summaryWriter(stdout, stderr, outs...), cleanSummary{Input: in, Output: o.out, Format: format, Report: rep})
 	}
 	printCleanSummary(stderr, in, rep)
 	if !fo.Enabled() {

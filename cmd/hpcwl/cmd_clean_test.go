@@ -53,13 +53,14 @@ func TestCleanSummaryOnStderr(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "o.csv")
 	code, stdout, stderr := runHpcwl("clean", "testdata/clean_oversize.swf", "-o", out, "--oversize", "drop",
 		"--filter", "user=3", "--start", "1970-01-01T00:00:30")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	// Every job is dropped: the command fails, yet says why on stderr.
+	if code != exitError {
+		t.Fatalf("exit %d, want %d: %s", code, exitError, stderr)
 	}
 	if stdout != "" {
 		t.Errorf("stdout %q, want nothing", stdout)
 	}
-	for _, w := range []string{"kept 0 of 4 jobs, removed 4", "partial", "window", "user=3", "oversize"} {
+	for _, w := range []string{"kept 0 of 4 jobs, removed 4", "partial", "window", "user=3", "oversize", "no jobs"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}

@@ -68,11 +68,12 @@ func runConvert(in string, o *convertOptions, stdout, stderr io.Writer) error {
 	if o.out == "" {
 		return usagef("convert needs the output file: -o OUT (\"-\" for stdout)")
 	}
-	if o.out == "-" && o.asJSON {
-		return usagef("--json prints on stdout, so it cannot be combined with -o -")
-	}
 	format, err := outputFormat(o.out, o.to)
 	if err != nil {
+		return err
+	}
+	outs := []output{{"-o", o.out}}
+	if err := checkOutputs([]string{in}, outs...); err != nil {
 		return err
 	}
 	t, err := loadAnyTrace(in, trace.Options{Procs: o.procs})
@@ -87,7 +88,7 @@ func runConvert(in string, o *convertOptions, stdout, stderr io.Writer) error {
 	}
 	s := convertSummary{Input: in, Output: o.out, Format: format, Jobs: t.Len(), Procs: t.Procs}
 	if o.asJSON {
-		return writeJSON(stdout, s)
+		return writeJSON(summaryWriter(stdout, stderr, outs...), s)
 	}
 	if o.out != "-" {
 		fmt.Fprintf(stderr, "wrote %d jobs to %s (%s)\n", s.Jobs, s.Output, s.Format)

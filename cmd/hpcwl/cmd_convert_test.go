@@ -110,8 +110,7 @@ func TestConvertErrors(t *testing.T) {
 		{"malformed JSON", []string{"testdata/convert_bad.json", "-o", filepath.Join(dir, "bad2.swf")}, 1,
 			[]string{"testdata/convert_bad.json: line 2: jobs[0].res: invalid workload: expected an integer, found a JSON string"}, ""},
 		{"negative procs", []string{"builtin:KTH-SP2", "--procs", "-3", "-o", filepath.Join(dir, "y.csv")}, 2,
-			[]string{"--procs must be positive"}, ""},
-		{"json with stdout", []string{"builtin:KTH-SP2", "-o", "-", "--json"}, 2, []string{"cannot be combined"}, ""},
+			[]string{"--procs -3: must be above 0"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

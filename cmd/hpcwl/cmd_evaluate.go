@@ -127,6 +127,11 @@ type feedbackFigures struct {
 	RecordedDayShare float64 `json:"recorded_day_share"`
 	// Releases counts batch releases by reason (Zakay models).
 	Releases map[string]int `json:"batch_releases,omitempty"`
+	// WeeklyCycle and RecordedWeeklyCycle are the weekly cycles of
+	// simulated and recorded submissions: 168 hourly bins from Monday
+	// 00:00 local time, in jobs per week.
+	WeeklyCycle         []float64 `json:"weekly_cycle"`
+	RecordedWeeklyCycle []float64 `json:"recorded_weekly_cycle"`
 }
 
 func figuresOf(run *feedback.Run) *feedbackFigures {
@@ -144,6 +149,7 @@ func figuresOf(run *feedback.Run) *feedbackFigures {
 		Lateness:      feedback.LatenessOf(t, src.Submitted()),
 		Activity:      feedback.ActivityOf(src.Partition, src.Submitted(), src.Ends()),
 		CycleDistance: cs.Distance(cr), DayShare: cs.DayShare(), RecordedDayShare: cr.DayShare(),
+		WeeklyCycle: cs[:], RecordedWeeklyCycle: cr[:],
 	}
 	if src.Options.Model != feedback.Madon {
 		i, fo, d := src.Releases()
@@ -180,7 +186,7 @@ type evaluateOptions struct {
 	curveStep      string
 }
 
-func newEvaluateCommand(stdout, _ io.Writer) *cobra.Command {
+func newEvaluateCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts evaluateOptions
 	cmd := &cobra.Command{
 		Use:   "evaluate TRACE",
@@ -223,7 +229,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
   hpcwl evaluate builtin:KTH-SP2 --prefix 10000 --json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runEvaluate(cmd.Context(), opts, args[0], stdout)
+			return runEvaluate(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -233,6 +239,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.procsFactor, "procs-factor", 0, "multiply the machine size by this factor (infra*2: 2, infra/2: 0.5)")
 	f.Float64Var(&opts.speed, "speed", 0, "node speed; runtimes are divided by it (perf*2: 2, perf/2: 0.5)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
+	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
@@ -248,11 +255,18 @@ type evaluateColumn struct {
 	// schedule (every wait unknown): its figures are unknown, not zero.
 	Metrics *metrics.Summary `json:"metrics"`
 	// LeftOut counts, in the recorded column, the jobs without a recorded
-	// wait, runtime or processor count, left out of its metrics.
-	LeftOut  int               `json:"left_out,omitempty"`
-	Rejected int               `json:"rejected"`
-	Activity feedback.Activity `json:"activity"`
-	Feedback *feedbackFigures  `json:"feedback,omitempty"`
+	// schedule (wait, runtime or processor count unknown), left out of its
+	// metrics.
+	LeftOut int `json:"left_out,omitempty"`
+	// Rejected counts the jobs left out of the column: Incomplete those
+	// without a runtime, processor count or submit time (in every column,
+	// by the same rule), TooWide those wider than the column's machine
+	// (none in the recorded column, whose machine ran them).
+	Rejected   int               `json:"rejected"`
+	Incomplete int               `json:"rejected_incomplete"`
+	TooWide    int               `json:"rejected_too_wide"`
+	Activity   feedback.Activity `json:"activity"`
+	Feedback   *feedbackFigures  `json:"feedback,omitempty"`
 }
 
 // evaluateReport is the JSON form of `hpcwl evaluate`.
@@ -274,7 +288,7 @@ type evaluateReport struct {
 	Feedback evaluateColumn  `json:"feedback"`
 }
 
-func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout io.Writer) error {
+func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout, stderr io.Writer) error {
 	if opts.procsFactor < 0 || opts.speed < 0 || math.IsInf(opts.procsFactor, 0) || math.IsInf(opts.speed, 0) ||
 		math.IsNaN(opts.procsFactor) || math.IsNaN(opts.speed) {
 		return usagef("--procs-factor and --speed must be positive numbers")
@@ -295,8 +309,9 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 	if err != nil || step <= 0 {
 		return usagef("--curve-step %q: use a duration with a unit such as 1h, 1d or 1w", opts.curveStep)
 	}
-	if opts.jobsOut == "-" && opts.curveOut == "-" {
-		return usagef("--jobs and --curve cannot both write to standard output")
+	outs := []output{{"--curve", opts.curveOut}, {"--jobs", opts.jobsOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
 	}
 	change := describeChange(&opts)
 	t, err := opts.trace.load(name)
@@ -336,6 +351,10 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 			return err
 		}
 	}
+	if w := runs[0].Workload; len(runs[0].Result.Jobs) == 0 {
+		return fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
+			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
+	}
 	rep, err := evaluateReportOf(t, runs, &opts, change)
 	if err != nil {
 		return err
@@ -345,22 +364,17 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout 
 		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error { return writeEvaluateCurve(w, t, runs, step) }); err != nil {
 			return err
 		}
-		if opts.curveOut == "-" {
-			return nil
-		}
 	}
 	if opts.jobsOut != "" {
 		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
 			return err
 		}
-		if opts.jobsOut == "-" {
-			return nil
-		}
 	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, rep)
+		return writeJSON(sw, rep)
 	}
-	return printEvaluate(stdout, rep)
+	return printEvaluate(sw, rep)
 }
 
 // describeChange fills in the default change and names it.
@@ -401,13 +415,20 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 		Scheduler: strings.ToLower(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
 		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed,
 		Recorded: evaluateColumn{Metrics: rec, LeftOut: t.Len() - len(recRes.Jobs)}}
+	for i := range t.Jobs {
+		// The rule of sim.Prepare's Dropped, applied to the recorded log.
+		if j := &t.Jobs[i]; j.Processors() <= 0 || j.Runtime < 0 || j.Submit < 0 {
+			rep.Recorded.Incomplete++
+		}
+	}
+	rep.Recorded.Rejected = rep.Recorded.Incomplete
 	for k, col := range []*evaluateColumn{&rep.Rigid, &rep.Feedback} {
 		m, err := metrics.Compute(runs[k].Result, mo)
 		if err != nil {
 			return nil, err
 		}
 		w := runs[k].Workload
-		col.Metrics, col.Rejected = m, w.Dropped+w.DroppedOversize
+		col.Metrics, col.Rejected, col.Incomplete, col.TooWide = m, w.Dropped+w.DroppedOversize, w.Dropped, w.DroppedOversize
 		if k == 1 {
 			col.Feedback = figuresOf(runs[k])
 			col.Activity = col.Feedback.Activity
@@ -461,8 +482,8 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	switch {
 	case r.Recorded.Metrics == nil:
 		fmt.Fprintf(w, "recorded: the log records no schedule (no job has a known wait, runtime and processor count): n/a\n")
-	case r.Recorded.LeftOut > 0:
-		fmt.Fprintf(w, "recorded: %d jobs without a recorded wait, runtime or processor count left out\n", r.Recorded.LeftOut)
+	case r.Recorded.LeftOut > r.Recorded.Incomplete:
+		fmt.Fprintf(w, "recorded: %d jobs without a recorded wait left out of its metrics\n", r.Recorded.LeftOut-r.Recorded.Incomplete)
 	}
 	fmt.Fprintln(w)
 	cols := []*evaluateColumn{&r.Recorded, &r.Rigid, &r.Feedback}
@@ -486,7 +507,8 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	num := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
 	fmt.Fprintf(tw, "%-34s\trecorded\trigid\tfeedback\t\n", "")
 	row("jobs run", metric(func(c *evaluateColumn) string { return strconv.Itoa(c.Metrics.Jobs) }))
-	row("jobs rejected", func(c *evaluateColumn) string { return strconv.Itoa(c.Rejected) })
+	row("jobs rejected: no runtime or size", func(c *evaluateColumn) string { return strconv.Itoa(c.Incomplete) })
+	row("jobs rejected: wider than machine", func(c *evaluateColumn) string { return strconv.Itoa(c.TooWide) })
 	row("makespan (days)", metric(func(c *evaluateColumn) string { return days(float64(c.Metrics.Makespan)) }))
 	row("wait mean (days)", metric(func(c *evaluateColumn) string { return days(c.Metrics.Wait.Mean) }))
 	row("wait mean", metric(func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Mean) }))

@@ -25,7 +25,7 @@ type fitOptions struct {
 	status   string
 }
 
-func newFitCommand(stdout, _ io.Writer) *cobra.Command {
+func newFitCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts fitOptions
 	cmd := &cobra.Command{
 		Use:   "fit TRACE",
@@ -54,7 +54,7 @@ families that could not be fitted.
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the fits as JSON")
 	cmd.Flags().StringSliceVar(&opts.families, "families", nil, "families to fit, comma-separated (default: all)")
 	cmd.Flags().StringVar(&opts.status, "status", "all", `jobs to fit: "all", or "completed" (status 1)`)
-	cmd.AddCommand(newFitLublinCommand(stdout))
+	cmd.AddCommand(newFitLublinCommand(stdout, stderr))
 	return cmd
 }
 
@@ -211,7 +211,7 @@ type fitLublinOptions struct {
 	interactiveProcs int
 }
 
-func newFitLublinCommand(stdout io.Writer) *cobra.Command {
+func newFitLublinCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts fitLublinOptions
 	cmd := &cobra.Command{
 		Use:   "lublin TRACE",
@@ -240,7 +240,7 @@ As in the paper, only completed jobs (status 1) are used unless --status all.` +
   hpcwl generate lublin --params kth-params.json --jobs 20000 --seed 1 -o kth-model.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runFitLublin(opts, args[0], stdout)
+			return runFitLublin(opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -248,7 +248,8 @@ As in the paper, only completed jobs (status 1) are used unless --status all.` +
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the fitted parameters (JSON) to this file")
 	cmd.Flags().StringVar(&opts.status, "status", "completed", `jobs to fit: "completed" (status 1) or "all"`)
 	cmd.Flags().BoolVar(&opts.typed, "typed", false, "fit whole, batch (queue >= 1) and interactive (queue 0) classes; writes a typed parameter set")
-	cmd.Flags().IntVar(&opts.interactiveProcs, "interactive-procs", 0, "with --typed: processors of the interactive partition (0: fitted from the sizes)")
+	cmd.Flags().IntVar(&opts.interactiveProcs, "interactive-procs", 0, "with --typed: processors of the interactive partition (default: fitted from the sizes)")
+	positiveFlags(cmd, "interactive-procs")
 	cmd.Flags().IntSliceVar(&opts.exclude, "exclude-slots", nil, "half-hour slots (0-47) left out of the daily cycle, e.g. 7 for an administrative 03:30 peak")
 	return cmd
 }
@@ -265,7 +266,11 @@ type fitLublinReport struct {
 	Typed *lublin.TypedFitReport `json:"typed_fit,omitempty"`
 }
 
-func runFitLublin(opts fitLublinOptions, name string, stdout io.Writer) error {
+func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) error {
+	outs := []output{{"-o", opts.out}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
 	for _, s := range opts.exclude {
 		if s < 0 || s > 47 {
 			return usagef("--exclude-slots takes half-hour slots 0-47, got %d", s)
@@ -305,18 +310,28 @@ func runFitLublin(opts fitLublinOptions, name string, stdout io.Writer) error {
 		}
 		out.Params, out.Report = lublin.Params{Mode: lublin.Whole, Whole: tp}, rep
 	}
+	// The whole log's arrival rate and load (not only the jobs fitted), for
+	// generate to reproduce.
+	all := lublin.Log{MachineProcs: t.Procs}
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		all.Submit = append(all.Submit, j.Submit)
+		all.Runtime = append(all.Runtime, j.Runtime)
+		all.Procs = append(all.Procs, int64(j.Processors()))
+	}
+	if out.Params.Target, err = lublin.TargetOf(all); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if opts.out != "" {
 		if err := writeOutput(opts.out, stdout, func(w io.Writer) error { return lublin.WriteParams(w, out.Params) }); err != nil {
 			return err
 		}
 	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, out)
+		return writeJSON(sw, out)
 	}
-	if opts.out == "-" {
-		return nil
-	}
-	return printFitLublin(stdout, &out)
+	return printFitLublin(sw, &out)
 }
 
 func printFitLublin(w io.Writer, r *fitLublinReport) error {

@@ -61,7 +61,7 @@ func TestFitLublinTypedBadInput(t *testing.T) {
 	}{
 		{[]string{"fit", "lublin", "--typed", whole}, 1, "0 batch jobs"},
 		{[]string{"fit", "lublin", "--interactive-procs", "48", whole}, 2, "needs --typed"},
-		{[]string{"fit", "lublin", "--typed", "--interactive-procs", "-3", whole}, 2, "positive"},
+		{[]string{"fit", "lublin", "--typed", "--interactive-procs", "-3", whole}, 2, "must be above 0"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {

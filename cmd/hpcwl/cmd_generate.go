@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"os"
 
+	"github.com/hpcwl/hpcwl/gen/estimate"
 	"github.com/hpcwl/hpcwl/gen/lublin"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/swf"
@@ -41,6 +45,11 @@ type generateLublinOptions struct {
 	duration  string
 	procs     int
 	load      float64
+	ownRate   bool
+	estimates string
+	maxEst    string
+	users     int
+	userAlpha float64
 	seed      uint64
 	startHour float64
 	out       string
@@ -60,12 +69,25 @@ cycle. The default parameters are the published ones ("whole" mode, or
 "typed" batch + interactive); --params reads a JSON file as written by
 "hpcwl fit lublin -o", which may also be edited by hand.
 
---procs scales the model to a machine of that size; --load calibrates the
-arrival rate to a target offered load. The same options and seed always give
-the same jobs. The output header records the model, parameters and seed.` + exitStatusHelp,
+--procs scales the model to a machine of that size; no job is wider than the
+machine, whatever its size (a size drawn above it is drawn again). --load
+calibrates the arrival rate to a target offered load. Parameters fitted to a
+log carry its arrival rate and offered load: by default the arrival rate is
+calibrated to the log's (--own-rate keeps the fitted arrival parameters' own),
+and both the expected rate and load are reported next to the log's.
+
+--estimates tsafrir gives every job a requested time from the model of user
+runtime estimates of Tsafrir, Etsion and Feitelson (JSSPP 2005): a few round,
+popular values, the maximum (--max-estimate) the most popular, never below the
+job's runtime; --users N assigns Zipf-distributed user IDs. With both, the log
+runs under EASY with realistic estimates and feeds sessions and evaluate.
+
+The same options and seed always give the same jobs. The output header records
+the model, parameters and seed.` + exitStatusHelp,
 		Example: `  hpcwl generate lublin --procs 256 --jobs 10000 -o lublin.swf
   hpcwl generate lublin --mode typed --load 0.8 --seed 3 -o typed.swf.gz
-  hpcwl generate lublin --params kth-params.json --jobs 20000 -o kth-model.swf`,
+  hpcwl generate lublin --params kth-params.json --jobs 20000 -o kth-model.swf
+  hpcwl generate lublin --jobs 20000 --estimates tsafrir --users 100 -o with-estimates.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
 			return runGenerateLublin(opts, stdout, stderr)
@@ -77,16 +99,22 @@ the same jobs. The output header records the model, parameters and seed.` + exit
 	f.IntVar(&opts.jobs, "jobs", 0, fmt.Sprintf("number of jobs (default %d unless --duration is given)", lublin.DefaultJobs))
 	f.StringVar(&opts.duration, "duration", "", "stop after this much time (90m, 12h, 30d, 4w)")
 	f.IntVar(&opts.procs, "procs", 0, "machine size to scale the model to (default: the parameters' own, 128 for the published sets)")
-	f.Float64Var(&opts.load, "load", 0, "target offered load, e.g. 0.7 (default: the parameters' own)")
+	f.Float64Var(&opts.load, "load", 0, "target offered load, e.g. 0.7 (default: the fitted log's arrival rate when --params holds one, else the parameters' own)")
+	f.BoolVar(&opts.ownRate, "own-rate", false, "keep the arrival parameters' own rate, not the fitted log's")
+	f.StringVar(&opts.estimates, "estimates", "none", "requested times (field 9): none (-1), or tsafrir (the model of Tsafrir, Etsion and Feitelson 2005)")
+	f.StringVar(&opts.maxEst, "max-estimate", "", "with --estimates tsafrir: the largest requested time, e.g. 18h, 2d (default: the longest runtime rounded up to an hour)")
+	f.IntVar(&opts.users, "users", 0, "give jobs user IDs 1..N drawn from a Zipf distribution (default: no users, field 12 = -1)")
+	f.Float64Var(&opts.userAlpha, "user-alpha", 1, "with --users: the Zipf exponent of the users' job counts")
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
 	f.Float64Var(&opts.startHour, "start-hour", 0, "local time of day of time 0, in hours [0, 24)")
 	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json; optionally .gz); - for stdout")
 	f.StringVar(&opts.to, "to", "", "output format: swf, csv or batsim (default: from the extension)")
+	positiveFlags(cmd, "jobs", "duration", "procs", "load", "max-estimate", "users", "user-alpha")
 	return cmd
 }
 
 func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) error {
-	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, Seed: opts.seed, StartHour: opts.startHour}
+	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, OwnRate: opts.ownRate, Seed: opts.seed, StartHour: opts.startHour}
 	switch {
 	case opts.jobs < 0:
 		return usagef("--jobs must be positive, got %d", opts.jobs)
@@ -96,6 +124,28 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		return usagef("--load must be positive, got %g", opts.load)
 	case opts.startHour < 0 || opts.startHour >= 24:
 		return usagef("--start-hour must be in [0, 24), got %g", opts.startHour)
+	}
+	switch opts.estimates {
+	case "none", "tsafrir":
+	default:
+		return usagef("unknown --estimates %q; valid: none, tsafrir", opts.estimates)
+	}
+	var maxEst int64
+	if opts.maxEst != "" {
+		if opts.estimates != "tsafrir" {
+			return usagef("--max-estimate needs --estimates tsafrir")
+		}
+		d, err := parseSeconds(opts.maxEst)
+		if err != nil {
+			return usagef("--max-estimate: %v", err)
+		}
+		if d < 3600 {
+			return usagef("--max-estimate %s: the model needs at least 1h", opts.maxEst)
+		}
+		maxEst = int64(d)
+	}
+	if opts.users < 0 || !(opts.userAlpha > 0) {
+		return usagef("--users must be positive and --user-alpha above 0")
 	}
 	if opts.duration != "" {
 		d, err := parseSeconds(opts.duration)
@@ -125,9 +175,61 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
 	}
-	h, jobs, err := lublin.Generate(cfg)
+	if err := checkOutputs([]string{opts.params}, output{"-o", opts.out}); err != nil {
+		return err
+	}
+	g, err := lublin.New(cfg)
 	if err != nil {
 		return err
+	}
+	var jobs []swf.Job
+	for {
+		j, ok := g.Next()
+		if !ok {
+			break
+		}
+		jobs = append(jobs, j.SWF(int64(len(jobs)+1)))
+	}
+	h := g.Header(len(jobs))
+	// Requested times and users come from streams of their own, so that
+	// they leave the jobs of a seed unchanged.
+	if opts.estimates == "tsafrir" && len(jobs) > 0 {
+		run := make([]int64, len(jobs))
+		for i := range jobs {
+			run[i] = jobs[i].Runtime
+		}
+		est, over, used, err := estimate.Model(run, maxEst, rand.New(rand.NewPCG(opts.seed, 0x747366723035)))
+		if err != nil {
+			return err
+		}
+		for i := range jobs {
+			jobs[i].ReqTime = est[i]
+		}
+		h.AddNote(fmt.Sprintf("Estimates: requested times from the model of Tsafrir, Etsion & Feitelson (JSSPP 2005), maximum %d s; %d jobs run longer than their estimate", used, over))
+		if over > 0 {
+			fmt.Fprintf(stderr, "warning: %d jobs run longer than the requested time the model gave them (raise --max-estimate)\n", over)
+		}
+	}
+	if opts.users > 0 && len(jobs) > 0 {
+		ids, err := lublin.AssignUsers(len(jobs), opts.users, opts.userAlpha, rand.New(rand.NewPCG(opts.seed, 0x7573657273)))
+		if err != nil {
+			return usageError{err}
+		}
+		for i := range jobs {
+			jobs[i].User = int64(ids[i])
+		}
+		h.AddNote(fmt.Sprintf("Users: IDs 1..%d drawn per job from a Zipf distribution of exponent %g", opts.users, opts.userAlpha))
+	}
+	rate, load := g.Expected()
+	if tg := cfg.Params.Target; tg != nil {
+		fmt.Fprintf(stderr, "arrival rate: %.4g jobs/day expected, fitted log %.4g; offered load: %.3f expected, fitted log %.3f\n",
+			rate, tg.JobsPerDay, load, tg.OfferedLoad)
+		if opts.procs == 0 && opts.load == 0 && !opts.ownRate && math.Abs(load-tg.OfferedLoad) > 0.1*tg.OfferedLoad {
+			fmt.Fprintf(stderr, "warning: at the log's arrival rate the model offers a load %.0f%% off the log's (its job sizes and runtimes differ); --load %.3f calibrates the load instead\n",
+				100*(load-tg.OfferedLoad)/tg.OfferedLoad, tg.OfferedLoad)
+		}
+	} else {
+		fmt.Fprintf(stderr, "arrival rate: %.4g jobs/day expected; offered load: %.3f expected\n", rate, load)
 	}
 	h.Add("Note", fmt.Sprintf("generated by hpcwl %s: generate lublin --seed %d", version.String(), opts.seed))
 	t, err := swfTrace(h, jobs)
@@ -135,6 +237,9 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	if err := writeTrace(t, opts.out, opts.to, stdout); err != nil {
+		if errors.Is(err, errNoJobs) {
+			return fmt.Errorf("%w (no job arrives within --duration %s)", err, opts.duration)
+		}
 		return err
 	}
 	if opts.out != "-" {

@@ -152,7 +152,7 @@ func TestDroppedJobsCounted(t *testing.T) {
 		{[]string{"replicate", "--variants", "2", log}, "left out: 6 jobs of the log from the variants"},
 		{[]string{"resample", "-o", "-", "--json", log}, `"filtered_jobs": 6`},
 		{[]string{"simulate", log}, "dropped 6 without runtime or size"},
-		{[]string{"evaluate", log}, "jobs rejected 0 6 6"},
+		{[]string{"evaluate", log}, "jobs rejected: no runtime or size 6 6 6"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.args[0], func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,11 +18,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/internal/atomicfile"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/replicate"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 func init() { register(newReplicateCommand) }
@@ -43,6 +46,7 @@ type replicateOptions struct {
 	noOriginal bool
 	csvOut     string
 	runsOut    string
+	record     string
 	json       bool
 }
 
@@ -63,7 +67,15 @@ wait, response and (bounded) slowdown the means over the jobs submitted in it.
 Rare-behaviour jobs are left out. The original log is replayed conventionally
 and measured over its own period. Variants the saturation detector flags
 (outstanding jobs growing by a job a week or more) are counted and left out of
-the distributions.
+the distributions; a saturated original is marked "(sat.)" and warned of.
+
+The original may lie outside the variants' range ("!" in the table, and a
+warning): it is one schedule of the log's actual users over the log's own
+period, while every variant recombines whole users, shifted by weeks, over
+the generated period. Bursts that coincided in the log rarely coincide again,
+so the variants can all fall on one side of it; that is a finding about the
+log, not an error. The 95% confidence interval of the mean needs at least two
+unsaturated variants ("-" otherwise).
 
 With --feedback each variant runs as TBUOS: temporary users arrive at their
 weeks, long-term users stay and are regenerated when their last job ends (by
@@ -96,9 +108,11 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
 	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
+	positiveFlags(cmd, "tau", "workers")
 	f.BoolVar(&opts.noOriginal, "no-original", false, "do not replay the original log")
 	f.StringVar(&opts.csvOut, "csv", "", "write the summary table as CSV to `FILE`")
 	f.StringVar(&opts.runsOut, "runs", "", "write every variant's metrics as CSV to `FILE`")
+	f.StringVar(&opts.record, "record", "", "with --feedback: write each variant's simulated schedule as an SWF log DIR/variant-NNNN.swf (an existing `DIR`)")
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
 	return cmd
 }
@@ -113,6 +127,16 @@ type replicateReport struct {
 	Seed      uint64 `json:"seed"`
 	Workers   int    `json:"workers"`
 	*replicate.Result
+}
+
+// anyOutside reports whether an original value lies outside its variants.
+func anyOutside(ds []replicate.Dist) bool {
+	for _, d := range ds {
+		if d.OutsideRange {
+			return true
+		}
+	}
+	return false
 }
 
 // schedulerFactory returns a function building the chosen scheduler.
@@ -187,6 +211,10 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if opts.workers < 0 {
 		return usagef("--workers must be positive, got %d", opts.workers)
 	}
+	outs := []output{{"--csv", opts.csvOut}, {"--runs", opts.runsOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
 	mk, schedName, err := opts.schedulerFactory()
 	if err != nil {
 		return err
@@ -211,6 +239,17 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if (opts.offGap || opts.regen != "gap") && !opts.feedback {
 		return usagef("--regen and --off-gap apply to TBUOS (--feedback) only")
 	}
+	if opts.record != "" {
+		if !opts.feedback {
+			return usagef("--record needs --feedback: a conventional variant's schedule is hpcwl resample then hpcwl simulate --swf")
+		}
+		if fi, err := os.Stat(opts.record); err != nil || !fi.IsDir() {
+			return usagef("--record %s: not an existing directory", opts.record)
+		}
+		if err := checkWritable(filepath.Join(opts.record, "variant-0000.swf")); err != nil {
+			return fmt.Errorf("--record %s: cannot write: %w", opts.record, err)
+		}
+	}
 	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
 		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
 	if opts.feedback {
@@ -218,6 +257,14 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 		cfg.Regen = regen
 		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
 			return err
+		}
+		if opts.record != "" {
+			cfg.RecordNote = fmt.Sprintf("simulated by hpcwl %s: replicate --feedback --scheduler %s --model %s --fluid %s --regen %s --load %v --seed %d (variant = stream)",
+				version.String(), schedName, opts.model, opts.fluid, regen, opts.load, opts.seed)
+			dir := opts.record
+			cfg.Record = func(i int, t *trace.Trace) error {
+				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), t.WriteSWF)
+			}
 		}
 	}
 	p, err := opts.pools(name)
@@ -250,13 +297,11 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 			return err
 		}
 	}
-	if opts.csvOut == "-" || opts.runsOut == "-" {
-		return nil
-	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, jsonSafe(rep))
+		return writeJSON(sw, jsonSafe(rep))
 	}
-	return printReplicate(stdout, &rep)
+	return printReplicate(sw, &rep)
 }
 
 // jsonSafe replaces NaN and infinite values, which JSON cannot hold, by
@@ -268,6 +313,8 @@ func jsonSafe(r replicateReport) any {
 		MaxMin       *float64 `json:"max_min_ratio"`
 		MedianDiff   *float64 `json:"median_vs_original"`
 		OriginalRank *float64 `json:"original_rank"`
+		CILow        *float64 `json:"ci_low"`
+		CIHigh       *float64 `json:"ci_high"`
 	}
 	f := func(x float64) *float64 {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -277,7 +324,7 @@ func jsonSafe(r replicateReport) any {
 	}
 	ds := make([]dist, len(r.Summary))
 	for i, d := range r.Summary {
-		ds[i] = dist{d, f(d.Original), f(d.MaxMin), f(d.MedianDiff), f(d.OriginalRank)}
+		ds[i] = dist{d, f(d.Original), f(d.MaxMin), f(d.MedianDiff), f(d.OriginalRank), f(d.CILow), f(d.CIHigh)}
 	}
 	return struct {
 		replicateReport
@@ -322,12 +369,16 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 	if r.Regeneration != "" {
 		mode += ", regeneration " + r.Regeneration
 	}
-	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n\n",
+	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n",
 		r.Input, len(r.Variants), mode, r.Scheduler, r.Procs, r.Seed, float64(r.Params.Duration)/(7*86400), r.Params.LoadFactor, r.Saturated)
 	if r.LeftOut+r.OriginalDropped > 0 {
 		fmt.Fprintf(w, "left out: %d jobs of the log from the variants (without user, runtime, processors or submit time, or partial), "+
-			"%d from the original's replay (without runtime, processors or submit time, or too wide)\n\n", r.LeftOut, r.OriginalDropped)
+			"%d from the original's replay (without runtime, processors or submit time, or too wide)\n", r.LeftOut, r.OriginalDropped)
 	}
+	for _, s := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "metric\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
 	g := func(x float64) string {
@@ -336,9 +387,31 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		}
 		return strconv.FormatFloat(x, 'g', 5, 64)
 	}
+	saturated := ""
+	if r.Original.Saturated {
+		saturated = " (sat.)"
+	}
 	for _, d := range r.Summary {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s..%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, g(d.Original), g(d.Mean), g(d.CILow), g(d.CIHigh),
+		ci := "-"
+		if !math.IsNaN(d.CILow) {
+			ci = g(d.CILow) + ".." + g(d.CIHigh)
+		}
+		orig := g(d.Original)
+		if orig != "-" {
+			orig += saturated
+		}
+		if d.OutsideRange {
+			orig += " !"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, orig, g(d.Mean), ci,
 			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), g(d.OriginalRank))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if anyOutside(r.Summary) {
+		_, err := fmt.Fprintln(w, "! the original lies outside the variants' range (see hpcwl replicate --help)")
+		return err
+	}
+	return nil
 }

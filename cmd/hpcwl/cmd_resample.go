@@ -44,7 +44,7 @@ type poolFlags struct {
 func (f *poolFlags) add(cmd *cobra.Command) {
 	f.trace.add(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&f.duration, "duration", "", "length of the generated workload, e.g. 5y, 52w, 90d (default: the log's length; 1 week to 100 years)")
+	fl.StringVar(&f.duration, "duration", "", "length of the generated workload, e.g. 5y, 52w, 90d (default: the log's length; 1w to 5200w, about 99.7 years)")
 	fl.Float64Var(&f.load, "load", 1, "load factor: multiplies the number of users (above 0, at most 100)")
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed (recorded in the output)")
 	fl.Float64Var(&f.rbnpw, "rb-npw", 0, "rare behaviours started per week on average, in place of temporary users")
@@ -136,7 +136,8 @@ func (f *poolFlags) options() (resample.Options, error) {
 			return o, usagef("--duration: %v", err)
 		}
 		if d < resample.MinDuration || d > resample.MaxDuration {
-			return o, usagef("--duration %s is out of range; valid: 1w (1 week) to 100y (100 years)", f.duration)
+			return o, usagef("--duration %s is out of range; valid: %dw to %dw (%.1f years of 365.25 days)", f.duration,
+				resample.MinDuration/resample.Week, resample.MaxDuration/resample.Week, float64(resample.MaxDuration)/(365.25*86400))
 		}
 		o.Duration = d
 	}
@@ -275,10 +276,12 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 		return err
 	}
 	o.Stream = opts.stream
-	if opts.out != "-" {
-		if _, err := outputFormat(opts.out, opts.to); err != nil {
-			return err
-		}
+	if _, err := outputFormat(opts.out, opts.to); err != nil {
+		return err
+	}
+	outs := []output{{"-o", opts.out}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
 	}
 	p, err := opts.pools(name)
 	if err != nil {
@@ -292,6 +295,10 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 		return generatorError(err)
 	}
 	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout); err != nil {
+		if errors.Is(err, errNoJobs) {
+			return fmt.Errorf("%w (no user was drawn at --load %v over %.1f weeks; raise --load or --duration)",
+				err, opts.load, float64(w.Params.Duration)/resample.Week)
+		}
 		return err
 	}
 	rep := resampleReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Pools: newPoolsReport(p),
@@ -301,10 +308,7 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	}
 	if opts.json {
 		printWarnings(stderr, rep.Pools.Warnings)
-		if opts.out == "-" {
-			return writeJSON(stderr, rep)
-		}
-		return writeJSON(stdout, rep)
+		return writeJSON(summaryWriter(stdout, stderr, outs...), rep)
 	}
 	err = printResample(stderr, &rep)
 	printWarnings(stderr, rep.Pools.Warnings)

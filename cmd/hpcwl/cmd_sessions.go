@@ -26,7 +26,7 @@ type sessionsOptions struct {
 	json      bool
 }
 
-func newSessionsCommand(stdout, _ io.Writer) *cobra.Command {
+func newSessionsCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts sessionsOptions
 	cmd := &cobra.Command{
 		Use:   "sessions TRACE",
@@ -65,7 +65,7 @@ Durations take a unit: 90s, 20m, 1h, 1h30m, 2d.` + exitStatusHelp,
   hpcwl sessions builtin:KTH-SP2 --swf kth-deps.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runSessions(cmd.Context(), opts, args[0], stdout)
+			return runSessions(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -120,7 +120,11 @@ func sessionOptionsFromFlags(method, threshold, cut string) (session.Options, er
 	return o, nil
 }
 
-func runSessions(_ context.Context, opts sessionsOptions, name string, stdout io.Writer) error {
+func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, stderr io.Writer) error {
+	outs := []output{{"--swf", opts.swfOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
 	so, err := sessionOptionsFromFlags(opts.method, opts.threshold, opts.cut)
 	if err != nil {
 		return err
@@ -147,14 +151,12 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout io
 		if err := writeOutput(opts.swfOut, stdout, annotated(t, bg, so, red).WriteSWF); err != nil {
 			return err
 		}
-		if opts.swfOut == "-" {
-			return nil
-		}
 	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, rep)
+		return writeJSON(sw, rep)
 	}
-	return printSessions(stdout, &rep)
+	return printSessions(sw, &rep)
 }
 
 // annotated returns t with SWF fields 17 and 18 from the batch graph g.

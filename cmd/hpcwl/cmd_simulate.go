@@ -1,19 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metrics"
 	"github.com/hpcwl/hpcwl/predict"
@@ -44,12 +46,15 @@ type simulateOptions struct {
 	coolDown        string
 	jobsOut         string
 	swfOut          string
+	cycleOut        string
 	by              string
 	json            bool
 	fb              feedbackFlags
+	params          []string
+	baseline        string
 }
 
-func newSimulateCommand(stdout, _ io.Writer) *cobra.Command {
+func newSimulateCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts simulateOptions
 	cmd := &cobra.Command{
 		Use:   "simulate TRACE",
@@ -93,10 +98,11 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
   hpcwl simulate builtin:KTH-SP2 --scheduler fcfs --jobs fcfs.csv --json
   hpcwl simulate SDSC-SP2-1998-4.2-cln.swf.gz --scheduler conservative --speed 2
   hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month
+  hpcwl simulate KTH-SP2-1996-2.1-cln.swf.gz --scheduler pbas --param metric=resp --param switch=12h --baseline maui
   hpcwl simulate builtin:KTH-SP2 --replay feedback --users madon --sessions a60 --speed 0.5`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runSimulate(cmd.Context(), opts, args[0], stdout)
+			return runSimulate(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -113,12 +119,16 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.procsField, "procs-field", "allocated", "processor count from SWF field 5 (allocated, else 8), 8 (requested, else 5), or the larger (max)")
 	f.StringVar(&opts.semantics, "semantics", "hpcwl", "job rules: hpcwl, or pyss (pyss's conversion of records to jobs: runtime min(requested, runtime), plan max(requested, runtime), allocated processors, nothing dropped)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
+	positiveFlags(cmd, "tau", "estimate-factor", "speed", "procs-factor")
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE`")
-	f.StringVar(&opts.swfOut, "swf", "", "write the log with simulated wait times to `FILE`")
+	f.StringVar(&opts.swfOut, "swf", "", "write the simulated schedule as a log to `FILE`: simulated submit (with feedback), wait and run times")
+	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows) to `FILE`")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
+	f.StringArrayVar(&opts.params, "param", nil, "set a parameter of the scheduler, `NAME=VALUE` (repeatable; e.g. flex slack=2, pbas switch=12h, pbas metric=resp)")
+	f.StringVar(&opts.baseline, "baseline", "", "also simulate this scheduler and print the performance and stability gains over it (e.g. maui)")
 	opts.fb.add(cmd, "rigid")
 	return cmd
 }
@@ -189,6 +199,11 @@ type simulateReport struct {
 	Metrics    *metrics.Summary `json:"metrics"`
 	Events     int64            `json:"events"`
 	Feedback   *feedbackFigures `json:"feedback,omitempty"`
+	// Switching summarises an adaptive scheduler's decisions.
+	Switching *sched.Switching `json:"switching,omitempty"`
+	// Baseline and Gains compare the run with --baseline.
+	Baseline string        `json:"baseline,omitempty"`
+	Gains    *metrics.Gain `json:"gains,omitempty"`
 }
 
 // simulateRun holds everything a run produced.
@@ -197,12 +212,31 @@ type simulateRun struct {
 	trace  *trace.Trace
 	work   *sim.Workload
 	res    *sim.Result
+	fluid  string // the --fluid variant, for the output's header
 }
 
-func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout io.Writer) error {
+func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout, stderr io.Writer) error {
+	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}, {"--cycle", opts.cycleOut}}
+	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
 	run, err := simulate(ctx, opts, name)
 	if err != nil {
 		return err
+	}
+	if opts.baseline != "" {
+		bopts := opts
+		bopts.scheduler, bopts.params, bopts.baseline = opts.baseline, nil, ""
+		bopts.by = "month" // the gains need the monthly figures
+		base, err := simulate(ctx, bopts, name)
+		if err != nil {
+			return fmt.Errorf("baseline %s: %w", opts.baseline, err)
+		}
+		g, err := metrics.Gains(run.report.Metrics, base.report.Metrics)
+		if err != nil {
+			return err
+		}
+		run.report.Baseline, run.report.Gains = strings.ToLower(opts.baseline), &g
 	}
 	if opts.jobsOut != "" {
 		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
@@ -217,19 +251,29 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout 
 			return err
 		}
 	}
-	if opts.jobsOut == "-" || opts.swfOut == "-" {
-		return nil // stdout holds the data
+	if opts.cycleOut != "" {
+		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error { return writeCycleCSV(w, run) }); err != nil {
+			return err
+		}
 	}
+	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
-		return writeJSON(stdout, run.report)
+		return writeJSON(sw, run.report)
 	}
-	return printSimulate(stdout, &run.report, opts.by)
+	return printSimulate(sw, &run.report, opts.by)
 }
 
 // simulate parses the options, loads the trace and runs the simulation.
 func simulate(ctx context.Context, opts simulateOptions, name string) (*simulateRun, error) {
-	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor})
-	if err != nil && !strings.EqualFold(opts.scheduler, "replay") {
+	params, err := parseParams(opts.params)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params})
+	switch {
+	case err != nil && sched.Describe(opts.scheduler) != "":
+		return nil, usageError{err} // a bad parameter
+	case err != nil && !strings.EqualFold(opts.scheduler, "replay"):
 		return nil, usageError{fmt.Errorf("%w, replay", err)}
 	}
 	fb, err := opts.fb.isFeedback()
@@ -314,8 +358,12 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		return nil, err
 	}
 	res, w := frun.Result, frun.Workload
+	if len(res.Jobs) == 0 {
+		return nil, fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
+			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
+	}
 	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
-		NoGroups: !opts.json && opts.by == ""}) // breakdowns only where shown
+		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""}) // breakdowns only where shown or needed
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -344,7 +392,13 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if fb {
 		rep.Feedback = figuresOf(frun)
 	}
-	return &simulateRun{report: rep, trace: t, work: w, res: res}, nil
+	if a, ok := s.(interface {
+		Switching(sim.Time) sched.Switching
+	}); ok && len(res.Jobs) > 0 {
+		sw := a.Switching(m.Makespan + res.Jobs[0].Submit)
+		rep.Switching = &sw
+	}
+	return &simulateRun{report: rep, trace: t, work: w, res: res, fluid: opts.fb.fluid}, nil
 }
 
 // parseSeconds reads a duration: plain seconds ("90") or a number with a
@@ -413,6 +467,9 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	row("response", m.Response, true)
 	row("slowdown", m.Slowdown, false)
 	row(fmt.Sprintf("bounded slowdown (%ds)", m.Tau), m.BoundedSlowdown, false)
+	if m.ZeroRuntime > 0 {
+		p("\t(%d jobs of zero runtime: slowdown max(1, wait/1 s))", m.ZeroRuntime)
+	}
 	p("")
 	p("makespan\t%.2f days (%d s)", float64(m.Makespan)/86400, m.Makespan)
 	p("utilization\t%.1f%%", 100*m.Utilization)
@@ -428,6 +485,14 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	}
 	if f := r.Feedback; f != nil {
 		printFeedbackLines(p, f)
+	}
+	if sw := r.Switching; sw != nil {
+		p("switching\t%s", sw)
+	}
+	if g := r.Gains; g != nil {
+		p("gains over %s\tperformance %+.1f%% (mean wait %s vs %s), stability %+.1f%% (SD of %d monthly mean waits %s vs %s)",
+			r.Baseline, 100*g.Performance, durationText(g.MeanWait), durationText(g.BaseMeanWait),
+			100*g.Stability, g.Months, durationText(g.MonthlySD), durationText(g.BaseMonthlySD))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -469,7 +534,13 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 	jobs := make([]trace.Job, 0, len(run.res.Jobs))
 	for i := range run.res.Jobs {
 		o := &run.res.Jobs[i]
+		if o.Start < 0 {
+			continue
+		}
 		j := in.Jobs[o.Index]
+		// The simulated schedule: with feedback the submit time is the
+		// simulated one, not the log's.
+		j.Submit = int64(o.Submit)
 		j.Wait = int64(o.Wait())
 		j.Runtime = int64(o.Ran())
 		j.ReqTime = int64(o.Estimate)
@@ -484,15 +555,46 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 		}
 		jobs = append(jobs, j)
 	}
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
 	h := in.Header.Clone()
 	par := run.report.Parameters
 	if par.Procs != in.Procs {
 		h.Set("MaxProcs", strconv.Itoa(par.Procs))
 	}
-	h.AddNote(fmt.Sprintf("wait times simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s",
-		run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
-		par.EstimateFactor, par.Kill, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize))
+	what, replay := "wait times", ""
+	if f := run.report.Feedback; f != nil {
+		what = "submit times (feedback), wait times and runtimes"
+		replay = fmt.Sprintf(" --replay feedback --users %s --sessions %s --reduction %s --fluid %s --seed %d",
+			f.Users, f.Sessions, f.Reduction, run.fluid, f.Seed)
+	}
+	h.AddNote(fmt.Sprintf("%s simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s%s",
+		what, run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
+		par.EstimateFactor, par.Kill, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize, replay))
 	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
+}
+
+// writeCycleCSV writes the weekly cycles of the log's and the run's
+// submissions: one row per hour of the week (0 = Monday 00:00 local time),
+// in jobs per week of each one's submission period.
+func writeCycleCSV(w io.Writer, run *simulateRun) error {
+	rec := make([]sim.Time, 0, len(run.res.Jobs))
+	simd := make([]sim.Time, 0, len(run.res.Jobs))
+	for i := range run.res.Jobs {
+		o := &run.res.Jobs[i]
+		rec = append(rec, sim.Time(run.trace.Jobs[o.Index].Submit))
+		simd = append(simd, o.Submit)
+	}
+	c := run.trace.Clock()
+	cr, cs := feedback.WeeklyCycle(c, rec), feedback.WeeklyCycle(c, simd)
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"hour_of_week", "day", "hour", "recorded_jobs_per_week", "simulated_jobs_per_week"})
+	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	for h := range cr {
+		cw.Write([]string{strconv.Itoa(h), days[h/24], strconv.Itoa(h % 24), f(cr[h]), f(cs[h])})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // batsimColumns are the columns of Batsim's jobs.csv.
@@ -505,53 +607,39 @@ var batsimColumns = []string{"job_id", "workload_name", "profile", "submission_t
 // numbers first, so that allocated_resources is a valid Batsim interval
 // set; energy is not modelled (-1).
 func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString(strings.Join(batsimColumns, ",") + "\n")
+	// encoding/csv quotes a field holding a comma, a quote or a line
+	// break (a workload name may), as Batsim's readers expect.
+	cw := csv.NewWriter(w)
+	if err := cw.Write(batsimColumns); err != nil {
+		return err
+	}
 	alloc := allocate(res)
 	order := make([]int, len(res.Jobs))
 	for i := range order {
 		order[i] = i
 	}
 	sortByID(order, res)
-	var b []byte
+	rec := make([]string, len(batsimColumns))
+	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, i := range order {
 		o := &res.Jobs[i]
 		exec := o.Ran()
 		turn := o.End - o.Submit
-		success, state := 1, "COMPLETED_SUCCESSFULLY"
+		success, state := "1", "COMPLETED_SUCCESSFULLY"
 		if o.Killed {
-			success, state = 0, "COMPLETED_WALLTIME_REACHED"
+			success, state = "0", "COMPLETED_WALLTIME_REACHED"
 		}
-		stretch := "inf"
-		if exec > 0 {
-			stretch = strconv.FormatFloat(float64(turn)/float64(exec), 'g', 10, 64)
-		}
-		b = b[:0]
-		b = strconv.AppendInt(b, o.ID, 10)
-		b = append(b, ',')
-		b = append(b, workload...)
-		b = append(b, ",rigid,"...)
-		for _, v := range []int64{int64(o.Submit), int64(o.Procs), int64(o.Estimate)} {
-			b = strconv.AppendInt(b, v, 10)
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(success), 10)
-		b = append(b, ',')
-		b = append(b, state...)
-		b = append(b, ',')
-		for _, v := range []int64{int64(o.Start), int64(exec), int64(o.End), int64(o.Wait()), int64(turn)} {
-			b = strconv.AppendInt(b, v, 10)
-			b = append(b, ',')
-		}
-		b = append(b, stretch...)
-		b = append(b, ',')
-		b = append(b, alloc[i]...)
-		b = append(b, ",-1,\n"...)
-		if _, err := bw.Write(b); err != nil {
+		// The rule of metrics.Summary: max(1, turnaround / max(runtime, 1 s)).
+		stretch := strconv.FormatFloat(max(1, float64(turn)/float64(max(exec, 1))), 'g', 10, 64)
+		rec = append(rec[:0], itoa(o.ID), workload, "rigid", itoa(int64(o.Submit)), itoa(int64(o.Procs)),
+			itoa(int64(o.Estimate)), success, state, itoa(int64(o.Start)), itoa(int64(exec)), itoa(int64(o.End)),
+			itoa(int64(o.Wait())), itoa(int64(turn)), stretch, alloc[i], "-1", "")
+		if err := cw.Write(rec); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	cw.Flush()
+	return cw.Error()
 }
 
 func sortByID(order []int, res *sim.Result) {
@@ -690,4 +778,20 @@ func release(free []span, sp span) []span {
 		free = slices.Delete(free, i, i+1)
 	}
 	return free
+}
+
+// parseParams reads --param NAME=VALUE flags.
+func parseParams(ps []string) (map[string]string, error) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, p := range ps {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
+		}
+		m[strings.TrimSpace(k)] = v
+	}
+	return m, nil
 }

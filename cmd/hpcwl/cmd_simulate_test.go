@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -110,7 +109,7 @@ func TestSimulateBadInput(t *testing.T) {
 		code    int
 		message string
 	}{
-		{"unknown scheduler", []string{"simulate", "--scheduler", "magic", "builtin:KTH-SP2"}, 2, "valid: conservative, easy, easy-x2, fcfs, sjbf, sjf"},
+		{"unknown scheduler", []string{"simulate", "--scheduler", "magic", "builtin:KTH-SP2"}, 2, "valid: conservative, easy, easy-x2, fcfs, flex, maui"},
 		{"unknown predictor", []string{"simulate", "--predictor", "oracle", "builtin:KTH-SP2"}, 2, "valid: constant, easy++, perfect, requested, ruh, sbh"},
 		{"unknown predictor parameter", []string{"simulate", "--predictor", "ruh:depth=3", "builtin:KTH-SP2"}, 2, "valid: n (history length"},
 		{"predictor parameter out of range", []string{"simulate", "--predictor", "ruh:n=0", "builtin:KTH-SP2"}, 2, "n=0: must be a whole number from 1 to 1000"},
@@ -125,6 +124,11 @@ func TestSimulateBadInput(t *testing.T) {
 		{"bad duration", []string{"simulate", "--warmup", "soon", "builtin:KTH-SP2"}, 2, "90s, 20m, 1h"},
 		{"factor for fcfs", []string{"simulate", "--scheduler", "fcfs", "--estimate-factor", "2", "builtin:KTH-SP2"}, 2, "applies to"},
 		{"bad speed", []string{"simulate", "--speed", "0", "builtin:KTH-SP2"}, 2, "--speed"},
+		{"slack out of range", []string{"simulate", "--scheduler", "flex", "--param", "slack=-1", "builtin:KTH-SP2"}, 2, "slack=\"-1\": must be a number >= 0"},
+		{"unknown parameter", []string{"simulate", "--scheduler", "wbas", "--param", "memory=5", "builtin:KTH-SP2"}, 2, "valid: maf (default 5000), switch (default 1d)"},
+		{"bad metric", []string{"simulate", "--scheduler", "pbas", "--param", "metric=speed", "builtin:KTH-SP2"}, 2, "valid: wait, resp, sld, bsld, util"},
+		{"bad candidates", []string{"simulate", "--scheduler", "pbas", "--param", "candidates=maui,sjf", "builtin:KTH-SP2"}, 2, "conservative, easy, flex, maui"},
+		{"param without value", []string{"simulate", "--scheduler", "flex", "--param", "slack", "builtin:KTH-SP2"}, 2, "want NAME=VALUE"},
 		{"too wide", []string{"simulate", wide}, 1, "job 1 needs 8 processors but the machine has 4; pass --oversize drop"},
 	}
 	for _, tc := range tests {
@@ -146,17 +150,16 @@ func TestSimulateBadInput(t *testing.T) {
 			t.Errorf("--oversize %s: %+v", fix, r.Input)
 		}
 	}
-	code, out, errOut := runCLI(t, "simulate", "--json", "--jobs", filepath.Join(dir, "e.csv"), "--swf", filepath.Join(dir, "e.swf"), empty)
-	var r simulateReport
-	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Input.Simulated != 0 || r.Metrics.Jobs != 0 {
-		t.Fatalf("empty trace: exit %d: %s %s", code, out, errOut)
+	// A trace without jobs is an error (no zero waits reported), and no
+	// output is written.
+	code, _, errOut := runCLI(t, "simulate", "--json", "--jobs", filepath.Join(dir, "e.csv"), "--swf", filepath.Join(dir, "e.swf"), empty)
+	if code != exitError || !strings.Contains(errOut, "no job to simulate") {
+		t.Fatalf("empty trace: exit %d: %s", code, errOut)
 	}
-	data, _ := os.ReadFile(filepath.Join(dir, "e.csv"))
-	if strings.Count(string(data), "\n") != 1 {
-		t.Errorf("empty jobs.csv: %q", data)
-	}
-	if _, err := swf.Open(filepath.Join(dir, "e.swf")); err != nil {
-		t.Errorf("empty SWF: %v", err)
+	for _, f := range []string{"e.csv", "e.swf"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written", f)
+		}
 	}
 }
 
@@ -170,9 +173,42 @@ func BenchmarkSimulateBlue(b *testing.B) {
 		missingEstimate: "runtime", oversize: "error", tau: "10s", warmUp: "0", coolDown: "0"}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if err := runSimulate(context.Background(), opts, path, io.Discard); err != nil {
+		if err := runSimulate(context.Background(), opts, path, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSimulateGains checks --baseline: WBAS against Maui on KTH-SP2 prints
+// both gains, and the JSON gains agree with the two runs' own figures.
+func TestSimulateGains(t *testing.T) {
+	code, out, errOut := runCLI(t, "simulate", "--json", "--scheduler", "wbas", "--baseline", "maui", "builtin:KTH-SP2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r simulateReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, "simulate", "--json", "--scheduler", "maui", "builtin:KTH-SP2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var base simulateReport
+	if err := json.Unmarshal([]byte(out), &base); err != nil {
+		t.Fatal(err)
+	}
+	g := r.Gains
+	if g == nil || r.Baseline != "maui" || r.Switching == nil || r.Switching.Points == 0 {
+		t.Fatalf("gains %+v baseline %q switching %+v", g, r.Baseline, r.Switching)
+	}
+	want := (base.Metrics.Wait.Mean - r.Metrics.Wait.Mean) / base.Metrics.Wait.Mean
+	if g.BaseMeanWait != base.Metrics.Wait.Mean || g.Performance != want || g.Months != 12 {
+		t.Errorf("gains %+v; baseline mean wait %v, performance gain %v", g, base.Metrics.Wait.Mean, want)
+	}
+	code, out, _ = runCLI(t, "simulate", "--scheduler", "wbas", "--baseline", "maui", "builtin:KTH-SP2")
+	if code != 0 || !strings.Contains(out, "gains over maui") || !strings.Contains(out, "switching") {
+		t.Errorf("table lacks the gains or switching lines:\n%s", out)
 	}
 }
 

@@ -7,7 +7,13 @@
 //   - A summary prints as a table, or as JSON on stdout with --json.
 //   - A command that writes a trace or table takes -o FILE; the format comes
 //     from the extension (--to swf|csv|batsim forces it); "-" is stdout.
-//   - Output files are written atomically.
+//   - Output files are written atomically. An output that is one of the
+//     inputs, or that cannot be written, is refused before any work.
+//   - Standard output carries one stream: at most one output may be "-",
+//     and when one is, the summary (table or JSON) goes to stderr.
+//   - A flag whose default is "not given" (shown as 0) refuses an explicit 0.
+//   - SIGINT or SIGTERM stops any command with exit status 130, leaving no
+//     output or temporary file behind.
 //
 // Each command lives in cmd_<verb>.go as new<Verb>Command (cobra wiring only)
 // plus run<Verb>(ctx, opts, stdout) error doing the work through library
@@ -22,12 +28,14 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"syscall"
 
 	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
 
 	"github.com/hpcwl/hpcwl/internal/jsonsafe"
 	"github.com/spf13/cobra"
 
+	"github.com/hpcwl/hpcwl/internal/atomicfile"
 	"github.com/hpcwl/hpcwl/internal/version"
 )
 
@@ -40,13 +48,33 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		// Stop at once, whatever the command is doing: cancel its work,
+		// remove the temporary files of the outputs being written (no output
+		// appears afterwards) and exit.
+		cancel()
+		atomicfile.Stop()
+		fmt.Fprintf(os.Stderr, "hpcwl: interrupted (%v); no output written\n", sig)
+		os.Exit(exitCanceled)
+	}()
+	os.Exit(runContext(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run under ctx, whose cancellation stops the commands that
+// watch it with exit status 130.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	prevWarn := warnOut
+	warnOut = stderr
+	defer func() { warnOut = prevWarn }()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
@@ -104,6 +132,9 @@ func exitCode(err error) int {
 // run errors unless they are usage errors.
 func action(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
+		if err := checkPositiveFlags(cmd); err != nil {
+			return err
+		}
 		err := fn(cmd, args)
 		var ue usageError
 		if err == nil || errors.As(err, &ue) {
@@ -124,7 +155,9 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 }
 
 const exitStatusHelp = `
-Exit status: 0 on success, 1 on a data or run error, 2 on a usage error.`
+When an output is "-" (standard output), the summary goes to standard error.
+Exit status: 0 on success, 1 on a data or run error, 2 on a usage error,
+130 when interrupted (SIGINT or SIGTERM).`
 
 func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -154,6 +187,7 @@ or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
 		"read values outside a field's documented range (a status of -4, a negative run time) as unknown (-1), "+
 			"counted per field in a warning and a header note, instead of failing")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newVersionCommand(stdout),
 	)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -58,6 +59,100 @@ func writeOutput(name string, stdout io.Writer, fn func(io.Writer) error) error 
 	return nil
 }
 
+// output is an output file named on the command line.
+type output struct {
+	flag string // the flag naming it, e.g. "-o" or "--jobs"
+	name string // the path, "-" for standard output, "" when not asked for
+}
+
+// checkOutputs refuses, before any computation, outputs that cannot be
+// written or that would destroy an input:
+//   - an output that is one of the inputs (the same file, by any path);
+//   - two outputs naming the same file;
+//   - more than one output on standard output ("-"): standard output carries
+//     one data stream, and a command writing data there prints its summary
+//     (table or --json) on standard error instead;
+//   - an output in a directory that does not exist or cannot be written.
+func checkOutputs(inputs []string, outs ...output) error {
+	var onStdout []string
+	var files []output
+	for _, o := range outs {
+		switch o.name {
+		case "":
+			continue
+		case "-":
+			onStdout = append(onStdout, o.flag+" -")
+			continue
+		}
+		for _, in := range inputs {
+			if sameFile(in, o.name) {
+				return usagef("%s %s is the input %s: refusing to overwrite an input; write to another file", o.flag, o.name, in)
+			}
+		}
+		for _, prev := range files {
+			if sameFile(prev.name, o.name) || filepath.Clean(prev.name) == filepath.Clean(o.name) {
+				return usagef("%s and %s name the same file %s; give each output its own file", prev.flag, o.flag, o.name)
+			}
+		}
+		files = append(files, o)
+		if err := checkWritable(o.name); err != nil {
+			return fmt.Errorf("%s %s: cannot write: %w", o.flag, o.name, err)
+		}
+	}
+	if len(onStdout) > 1 {
+		return usagef("%s: only one output can go to standard output; write the others to files", strings.Join(onStdout, " and "))
+	}
+	return nil
+}
+
+// summaryWriter returns where a command prints its summary (table or
+// JSON): standard output, unless one of outs writes its data there, in which
+// case standard error, so that standard output holds one stream only.
+func summaryWriter(stdout, stderr io.Writer, outs ...output) io.Writer {
+	for _, o := range outs {
+		if o.name == "-" {
+			return stderr
+		}
+	}
+	return stdout
+}
+
+// sameFile reports whether the paths a and b name one existing file.
+func sameFile(a, b string) bool {
+	if a == "-" || b == "-" {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false
+	}
+	return os.SameFile(fa, fb)
+}
+
+// checkWritable tries to create (and removes) the temporary file an atomic
+// write of name would use. A device or pipe is left alone (opening a pipe
+// for writing would wait for a reader).
+func checkWritable(name string) error {
+	if fi, err := os.Stat(name); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("is a directory")
+		}
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+	}
+	f, err := atomicfile.Create(name)
+	if err != nil {
+		return err
+	}
+	f.Abort()
+	return nil
+}
+
 // traceFlags are the flags every command reading a trace shares.
 type traceFlags struct {
 	procs int
@@ -65,6 +160,7 @@ type traceFlags struct {
 
 func (f *traceFlags) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.procs, "procs", 0, "machine size in processors (default: the log's MaxProcs, else MaxNodes)")
+	positiveFlags(cmd, "procs")
 }
 
 // load reads the trace named on the command line, in any format hpcwl

@@ -24,6 +24,9 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if t.Len() == 0 {
+		return fmt.Errorf("%w; nothing written to %s", errNoJobs, name)
+	}
 	if format == formatBatsim {
 		// Check before creating the output, so that no file is left behind.
 		if _, err := t.MachineSize(); err != nil {
@@ -43,6 +46,10 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 		return t.WriteSWF(w)
 	})
 }
+
+// errNoJobs is returned instead of writing a trace without jobs: a log with
+// a header only is never what was asked for.
+var errNoJobs = errors.New("the output would hold no jobs")
 
 // inputFormat returns the format of the trace file name from its extension:
 // CSV for .csv, Batsim for .json (each optionally .gz), SWF otherwise.
@@ -74,6 +81,21 @@ var reading = readSettings{warn: io.Discard}
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
 // optionally gzipped. The optional opts[0] gives the machine size.
 func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
+	t, err := loadAnyTraceQuiet(name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range t.Check() {
+		fmt.Fprintf(warnOut, "warning: %s\n", w)
+	}
+	return t, nil
+}
+
+// warnOut receives warnings about the inputs: the command's stderr.
+var warnOut io.Writer = os.Stderr
+
+// loadAnyTraceQuiet is loadAnyTrace without the warnings.
+func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error) {
 	var opt trace.Options
 	if len(opts) > 0 {
 		opt = opts[0]

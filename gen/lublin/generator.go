@@ -15,7 +15,7 @@ import (
 
 // Version identifies the generator's behaviour; it changes whenever the
 // same configuration and seed would produce different jobs.
-const Version = "lublin99-go/1"
+const Version = "lublin99-go/2"
 
 // Queue numbers of the generated jobs (SWF field 15), as in the program.
 const (
@@ -48,9 +48,14 @@ type Config struct {
 	// the published sets).
 	Procs int
 	// Load, when > 0, is the target offered load (§9.5); AArr of every class
-	// is multiplied by the factor [CalibrateLoad] finds. 0 keeps the
-	// parameters' own load.
+	// is multiplied by the factor [CalibrateLoad] finds. When 0 and the
+	// parameters hold a fitted log's [Target], the arrival rate is
+	// calibrated to the log's ([CalibrateRate]), unless OwnRate is set;
+	// otherwise the parameters' own rate and load are kept.
 	Load float64
+	// OwnRate keeps the parameters' own arrival rate even when they hold
+	// a Target.
+	OwnRate bool
 }
 
 // Job is one generated job.
@@ -67,11 +72,13 @@ type classGen struct {
 	tsu    dist.TwoStageUniform
 	g1, g2 distuv.Gamma
 	r      *rand.Rand
+	max    int64 // largest size: the class's machine, round(2^UHi)
 }
 
 func newClassGen(t TypeParams, r *rand.Rand) classGen {
 	return classGen{
 		t:   t,
+		max: t.MaxSize(),
 		tsu: dist.TwoStageUniform{Low: t.ULow, Med: t.UMed, High: t.UHi, P: t.UProb, Src: r},
 		g1:  distuv.Gamma{Alpha: t.A1, Beta: 1 / t.B1, Src: r},
 		g2:  distuv.Gamma{Alpha: t.A2, Beta: 1 / t.B2, Src: r},
@@ -80,17 +87,25 @@ func newClassGen(t TypeParams, r *rand.Rand) classGen {
 }
 
 // nodes is calc_number_of_nodes (§4.4): one uniform u decides serial
-// (u <= SerialProb) and power of two (u <= SerialProb + Pow2Prob).
+// (u <= SerialProb) and power of two (u <= SerialProb + Pow2Prob). A size
+// above the machine (a power of two rounded up past a machine that is not
+// one, e.g. 128 on 100 processors) is drawn again, so sizes follow the
+// model's distribution conditioned on fitting the machine; with UHi an
+// integer (the published sets) no draw is ever above it.
 func (c *classGen) nodes() int64 {
-	u := c.r.Float64()
-	if u <= c.t.SerialProb {
-		return 1
+	for {
+		u := c.r.Float64()
+		if u <= c.t.SerialProb {
+			return 1
+		}
+		par := c.tsu.Rand()
+		if u <= c.t.SerialProb+c.t.Pow2Prob {
+			par = math.Trunc(par + 0.5)
+		}
+		if n := int64(math.Pow(2, par) + 0.5); n <= c.max {
+			return n
+		}
 	}
-	par := c.tsu.Rand()
-	if u <= c.t.SerialProb+c.t.Pow2Prob {
-		par = math.Trunc(par + 0.5)
-	}
-	return int64(math.Pow(2, par) + 0.5)
 }
 
 // runtime is time_from_nodes (§6.4): hyper-Gamma with p = clip(PA·n + PB),
@@ -146,9 +161,15 @@ func New(cfg Config) (*Generator, error) {
 	if cfg.Load < 0 || math.IsNaN(cfg.Load) {
 		return nil, fmt.Errorf("%w: load %v: must be > 0 (or 0 for the parameters' own load)", ErrInvalidParams, cfg.Load)
 	}
-	if cfg.Load > 0 {
+	switch {
+	case cfg.Load > 0:
 		var err error
 		if p, factor, err = CalibrateLoad(p, cfg.Load); err != nil {
+			return nil, err
+		}
+	case p.Target != nil && !cfg.OwnRate:
+		var err error
+		if p, factor, err = CalibrateRate(p, p.Target.JobsPerDay/86400); err != nil {
 			return nil, err
 		}
 	}
@@ -170,6 +191,12 @@ func New(cfg Config) (*Generator, error) {
 // Params returns the parameters in use, after machine scaling and load
 // calibration.
 func (g *Generator) Params() Params { return g.params }
+
+// Expected returns the long-run arrival rate (jobs per day) and offered
+// load of the parameters in use.
+func (g *Generator) Expected() (jobsPerDay, load float64) {
+	return ExpectedRate(g.params) * 86400, ExpectedLoad(g.params)
+}
 
 // Next returns the next job, and false when the run's job count or
 // duration is exhausted.
@@ -247,8 +274,13 @@ func (g *Generator) Header(jobs int) swf.Header {
 	}
 	if g.cfg.Load > 0 {
 		h.AddNote(fmt.Sprintf("Load: target %g, a_arr multiplied by %.6g", g.cfg.Load, g.factor))
+	} else if t := p.Target; t != nil && !g.cfg.OwnRate {
+		h.AddNote(fmt.Sprintf("Rate: the fitted log's %.4g jobs/day (its offered load %.4f on %d processors), a_arr multiplied by %.6g",
+			t.JobsPerDay, t.OfferedLoad, t.MachineProcs, g.factor))
 	}
-	h.AddNote(fmt.Sprintf("ExpectedLoad: %.4f", ExpectedLoad(p)))
+	rate, load := g.Expected()
+	h.AddNote(fmt.Sprintf("ExpectedRate: %.4g jobs/day", rate))
+	h.AddNote(fmt.Sprintf("ExpectedLoad: %.4f", load))
 	js, _ := json.Marshal(p) // cannot fail: plain numbers and strings
 	h.AddNote("Parameters: " + string(js))
 	return h

@@ -295,3 +295,84 @@ func BenchmarkGenerateSWF(b *testing.B) {
 		}
 	}
 }
+
+// TestSizesFitTheMachine checks that no generated job is wider than the
+// machine, also when the machine is not a power of two (power-of-two
+// rounding would reach 128 on 100 processors), and that the exact size
+// distribution still sums to 1.
+func TestSizesFitTheMachine(t *testing.T) {
+	// The size parameters fitted to KTH-SP2 (100 processors) by fit lublin.
+	fitted := DefaultParams(Whole)
+	fitted.Whole.SerialProb, fitted.Whole.Pow2Prob = 0.346, 0.391
+	fitted.Whole.ULow, fitted.Whole.UMed, fitted.Whole.UHi, fitted.Whole.UProb = 0.655, 3.593, math.Log2(100), 0.751
+	tests := []struct {
+		name  string
+		cfg   Config
+		procs int64
+	}{
+		{"fitted on 100", Config{Params: fitted, Jobs: 20000, Seed: 3}, 100},
+		{"published scaled to 100", Config{Params: DefaultParams(Whole), Procs: 100, Jobs: 20000, Seed: 3}, 100},
+		{"published scaled to 48", Config{Params: DefaultParams(Typed), Procs: 48, Jobs: 20000, Seed: 3}, 48},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, jobs, err := Generate(tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, j := range jobs {
+				if j.Procs < 1 || j.Procs > tt.procs {
+					t.Fatalf("job %d has %d processors on a machine of %d", j.ID, j.Procs, tt.procs)
+				}
+			}
+		})
+	}
+	sum := 0.0
+	for _, p := range fitted.Whole.SizeDistribution() {
+		sum += p
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("size distribution sums to %v", sum)
+	}
+}
+
+// TestTargetRate checks that parameters holding a fitted log's target are
+// calibrated to its arrival rate by default, and keep their own with
+// OwnRate or an explicit load.
+func TestTargetRate(t *testing.T) {
+	p := DefaultParams(Whole)
+	own := ExpectedRate(p) * 86400
+	p.Target = &Target{Jobs: 1000, JobsPerDay: 2 * own, OfferedLoad: 0.5, MachineProcs: 128}
+	g, err := New(Config{Params: p, Jobs: 40000, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := g.Expected(); math.Abs(r-2*own) > 1e-6*own {
+		t.Errorf("expected rate %v jobs/day, want the target %v", r, 2*own)
+	}
+	var first, last int64
+	n := 0
+	for {
+		j, ok := g.Next()
+		if !ok {
+			break
+		}
+		if n == 0 {
+			first = j.Submit
+		}
+		last = j.Submit
+		n++
+	}
+	if got := float64(n-1) / float64(last-first) * 86400; math.Abs(got-2*own) > 0.05*2*own {
+		t.Errorf("generated %.1f jobs/day, want %.1f within 5%%", got, 2*own)
+	}
+	for _, cfg := range []Config{{Params: p, OwnRate: true}, {Params: p, Load: ExpectedLoad(DefaultParams(Whole))}} {
+		g, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := g.Expected(); math.Abs(r-own) > 1e-3*own {
+			t.Errorf("%+v: rate %v, want the parameters' own %v", cfg.OwnRate, r, own)
+		}
+	}
+}

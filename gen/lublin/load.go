@@ -32,13 +32,19 @@ func expTruncMean(a, b, c float64) float64 {
 	return quad.Fixed(func(x float64) float64 { return math.Exp(x) * g.Prob(x) }, 0, c, 400, nil, 0)
 }
 
+// MaxSize is the largest job size of the class, round(2^UHi): the
+// machine's size.
+func (t TypeParams) MaxSize() int64 { return int64(math.Pow(2, t.UHi) + 0.5) }
+
 // SizeDistribution returns P(size = n) for n = 1..round(2^UHi) under the
 // program's size sampler (§4.4), computed exactly from the two-stage
 // uniform CDF: power-of-two jobs take 2^k with the mass of [k−½, k+½) and
-// the others round(2^x) = n with the mass of [log2(n−½), log2(n+½)).
+// the others round(2^x) = n with the mass of [log2(n−½), log2(n+½)). The
+// mass of powers of two above round(2^UHi), which the generator draws
+// again, is spread by normalizing.
 func (t TypeParams) SizeDistribution() []float64 {
 	tsu := dist.TwoStageUniform{Low: t.ULow, Med: t.UMed, High: t.UHi, P: t.UProb}
-	nmax := int(math.Pow(2, t.UHi) + 0.5)
+	nmax := int(t.MaxSize())
 	pr := make([]float64, nmax+1)
 	pr[1] += t.SerialProb
 	for k := 0; float64(k) <= t.UHi+0.5; k++ {
@@ -54,6 +60,15 @@ func (t TypeParams) SizeDistribution() []float64 {
 			lo = math.Log2(float64(n) - 0.5)
 		}
 		pr[n] += other * (tsu.CDF(math.Log2(float64(n)+0.5)) - tsu.CDF(lo))
+	}
+	sum := 0.0
+	for _, v := range pr {
+		sum += v
+	}
+	if sum > 0 {
+		for n := range pr {
+			pr[n] /= sum
+		}
 	}
 	return pr
 }
@@ -103,6 +118,60 @@ func ExpectedLoad(p Params) float64 {
 	}
 	return (p.Batch.MeanWork()/p.Batch.MeanInterarrival() +
 		p.Interactive.MeanWork()/p.Interactive.MeanInterarrival()) / procs
+}
+
+// ExpectedRate returns the long-run arrival rate of the parameters, in jobs
+// per second: the sum over the classes in use of 1 / mean interarrival.
+func ExpectedRate(p Params) float64 {
+	if p.Mode == Whole {
+		return 1 / p.Whole.MeanInterarrival()
+	}
+	return 1/p.Batch.MeanInterarrival() + 1/p.Interactive.MeanInterarrival()
+}
+
+// CalibrateRate returns p with AArr of every class in use multiplied by a
+// common factor chosen so that [ExpectedRate] equals perSecond, and the
+// factor, as [CalibrateLoad] does for the load.
+func CalibrateRate(p Params, perSecond float64) (Params, float64, error) {
+	if !(perSecond > 0) {
+		return p, 0, fmt.Errorf("%w: arrival rate %v: must be > 0", ErrInvalidParams, perSecond)
+	}
+	q, f, err := calibrate(p, perSecond, ExpectedRate)
+	if err != nil {
+		return p, 0, fmt.Errorf("%w: arrival rate %.4g jobs/day is out of reach of the arrival parameters: %v", ErrInvalidParams, perSecond*86400, err)
+	}
+	return q, f, nil
+}
+
+// calibrate finds the factor on AArr that makes measure(p) equal target;
+// measure decreases as the factor grows (longer interarrivals).
+func calibrate(p Params, target float64, measure func(Params) float64) (Params, float64, error) {
+	scaled := func(f float64) Params {
+		q := p
+		q.Whole.AArr *= f
+		q.Batch.AArr *= f
+		q.Interactive.AArr *= f
+		return q
+	}
+	lo, hi := 0.05, 1.0
+	for hi < 50 && scaled(hi*1.25).Validate() == nil {
+		hi *= 1.25
+	}
+	vmax, vmin := measure(scaled(lo)), measure(scaled(hi))
+	if target > vmax || target < vmin {
+		return p, 0, fmt.Errorf("reachable range [%.3g, %.3g]", vmin, vmax)
+	}
+	for i := 0; i < 200 && hi-lo > 1e-9*hi; i++ {
+		mid := (lo + hi) / 2
+		if measure(scaled(mid)) > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	f := (lo + hi) / 2
+	q := scaled(f)
+	return q, f, q.Validate()
 }
 
 // CalibrateLoad returns p with AArr of every class in use multiplied by a

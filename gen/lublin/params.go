@@ -69,6 +69,62 @@ type Params struct {
 	Whole       TypeParams `json:"whole"`
 	Batch       TypeParams `json:"batch"`
 	Interactive TypeParams `json:"interactive"`
+	// Target, when set (by fitting a log), holds the log's arrival rate and
+	// offered load, which generation reproduces by default (see
+	// [Config.Load]).
+	Target *Target `json:"target,omitempty"`
+}
+
+// Target is what a fitted log offered: its arrival rate and load. The
+// fitted arrival parameters describe peak-hour interarrivals, and their
+// long-run rate can be far from the log's (a fifth of it on KTH-SP2), so
+// the generator calibrates the arrival rate to JobsPerDay unless another
+// load is asked for.
+type Target struct {
+	// Jobs counts the log's jobs with a runtime and a size.
+	Jobs int `json:"jobs"`
+	// JobsPerDay is (Jobs - 1) over the span from first to last submit, per
+	// day.
+	JobsPerDay float64 `json:"jobs_per_day"`
+	// OfferedLoad is the jobs' processor-time (runtime x size) over
+	// MachineProcs x the same span.
+	OfferedLoad float64 `json:"offered_load"`
+	// MachineProcs is the log's machine size.
+	MachineProcs int `json:"machine_procs"`
+}
+
+// TargetOf returns the arrival rate and offered load of the jobs of l with
+// a runtime (>= 0) and a size (> 0), on l.MachineProcs processors (the
+// largest job when 0). It fails with fewer than two such jobs or a zero
+// span.
+func TargetOf(l Log) (*Target, error) {
+	var n int
+	var first, last int64
+	var work float64
+	var widest int64
+	for i := range l.Submit {
+		if l.Runtime[i] < 0 || l.Procs[i] <= 0 || l.Submit[i] < 0 {
+			continue
+		}
+		if n == 0 || l.Submit[i] < first {
+			first = l.Submit[i]
+		}
+		if n == 0 || l.Submit[i] > last {
+			last = l.Submit[i]
+		}
+		n++
+		work += float64(l.Runtime[i]) * float64(l.Procs[i])
+		widest = max(widest, l.Procs[i])
+	}
+	if n < 2 || last <= first {
+		return nil, fmt.Errorf("%w: %d jobs with a runtime and a size over %d s: no arrival rate", ErrInvalidParams, n, last-first)
+	}
+	procs := l.MachineProcs
+	if procs <= 0 {
+		procs = int(widest)
+	}
+	span := float64(last - first)
+	return &Target{Jobs: n, JobsPerDay: float64(n-1) / span * 86400, OfferedLoad: work / (float64(procs) * span), MachineProcs: procs}, nil
 }
 
 // Published parameter sets of the reference program (§4.4, §6.4, §7.4),

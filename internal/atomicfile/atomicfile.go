@@ -6,11 +6,13 @@ package atomicfile
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // File is an output being written. Write to it, then call Commit; call
@@ -57,11 +59,18 @@ func Create(name string) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	if live.stopped {
+		return nil, ErrStopped
+	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
-	return wrap(&File{name: name, target: target, tmp: tmp, bw: bufio.NewWriterSize(tmp, 256<<10)}), nil
+	f := wrap(&File{name: name, target: target, tmp: tmp, bw: bufio.NewWriterSize(tmp, 256<<10)})
+	live.files[f] = struct{}{}
+	return f, nil
 }
 
 // wrap sets the writer: gzipped when the name ends in ".gz".
@@ -107,6 +116,12 @@ func (f *File) Commit() error {
 		if err := f.tmp.Close(); err != nil {
 			return err
 		}
+		live.mu.Lock()
+		defer live.mu.Unlock()
+		delete(live.files, f)
+		if live.stopped {
+			return ErrStopped
+		}
 		return os.Rename(f.tmp.Name(), f.target)
 	}()
 	if err != nil {
@@ -140,8 +155,38 @@ func (f *File) Abort() {
 		f.special.Close()
 		return
 	}
+	// Remove the file before deregistering it, so that a Stop racing with
+	// the end of the program never misses it.
+	live.mu.Lock()
 	f.tmp.Close()
 	os.Remove(f.tmp.Name())
+	delete(live.files, f)
+	live.mu.Unlock()
+}
+
+// ErrStopped is returned by Create and Commit after [Stop].
+var ErrStopped = errors.New("output stopped: the run was interrupted")
+
+// live holds the temporary files not yet committed or aborted, so that
+// Stop can remove them.
+var live = struct {
+	mu      sync.Mutex
+	files   map[*File]struct{}
+	stopped bool
+}{files: map[*File]struct{}{}}
+
+// Stop removes the temporary file of every output being written, and makes
+// every later Create and Commit fail with [ErrStopped], so that no output
+// appears afterwards. A program calls it when interrupted, just before it
+// exits; an output committed before Stop stays.
+func Stop() {
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	live.stopped = true
+	for f := range live.files {
+		os.Remove(f.tmp.Name())
+		delete(live.files, f)
+	}
 }
 
 // WriteFile writes the output of fn to name atomically.

@@ -59,3 +59,36 @@ func TestSpecialFilesAndLinks(t *testing.T) {
 		t.Error("writing over a directory succeeded")
 	}
 }
+
+// TestStop checks that Stop removes the temporary file of an output being
+// written and that the output never appears afterwards.
+func TestStop(t *testing.T) {
+	defer func() {
+		live.mu.Lock()
+		live.stopped = false
+		live.mu.Unlock()
+	}()
+	dir := t.TempDir()
+	name := filepath.Join(dir, "out.txt")
+	f, err := Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(f, "partial")
+	Stop()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("directory holds %d entries after Stop, want none", len(entries))
+	}
+	if err := f.Commit(); !errors.Is(err, ErrStopped) {
+		t.Errorf("Commit after Stop: %v, want ErrStopped", err)
+	}
+	if _, err := os.Stat(name); err == nil {
+		t.Error("the output appeared after Stop")
+	}
+	if _, err := Create(filepath.Join(dir, "later.txt")); !errors.Is(err, ErrStopped) {
+		t.Errorf("Create after Stop: %v, want ErrStopped", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("directory holds %d entries, want none", len(entries))
+	}
+}

@@ -1,0 +1,87 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary run the command itself, so that a test can
+// start hpcwl as a child process and signal it.
+func TestMain(m *testing.M) {
+	if os.Getenv("HPCWL_RUN_MAIN") == "1" {
+		os.Args = append([]string{"hpcwl"}, strings.Fields(os.Getenv("HPCWL_ARGS"))...)
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestInterrupt checks that SIGINT and SIGTERM stop a long command promptly
+// with exit status 130 and leave neither the output nor a temporary file,
+// whether the signal comes while the command computes or while it writes.
+func TestInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	tests := []struct {
+		name    string
+		sig     syscall.Signal
+		writing bool // signal once the temporary output file exists
+	}{
+		{"SIGINT while computing", syscall.SIGINT, false},
+		{"SIGTERM while computing", syscall.SIGTERM, false},
+		{"SIGINT while writing", syscall.SIGINT, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(exe, "-test.run=^$")
+			cmd.Env = append(os.Environ(), "HPCWL_RUN_MAIN=1",
+				"HPCWL_ARGS=generate lublin --jobs 2000000 -o "+filepath.Join(dir, "out.swf"))
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			if tt.writing {
+				for {
+					entries, _ := os.ReadDir(dir)
+					if len(entries) > 0 {
+						break
+					}
+					if time.Now().After(deadline) {
+						cmd.Process.Kill()
+						t.Fatal("no temporary file appeared")
+					}
+					time.Sleep(2 * time.Millisecond)
+				}
+			} else {
+				time.Sleep(150 * time.Millisecond)
+			}
+			sent := time.Now()
+			cmd.Process.Signal(tt.sig)
+			err := cmd.Wait()
+			if d := time.Since(sent); d > 2*time.Second {
+				t.Errorf("stopped %v after the signal", d)
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitCanceled {
+				t.Errorf("exit: %v, want status %d", err, exitCanceled)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
+	}
+}

@@ -1,0 +1,267 @@
+package sched_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/predict"
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sched/schedtest"
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+func cand(name string) sched.Candidate {
+	switch name {
+	case "flex":
+		return sched.Candidate{Name: name, New: func() sim.Restorer { return sched.NewFlex(1, 0) }}
+	case "conservative":
+		return sched.Candidate{Name: name, New: func() sim.Restorer { return sched.NewConservative(0) }}
+	}
+	return sched.Candidate{Name: name, New: func() sim.Restorer { return sched.NewMaui(1, 0, 0) }}
+}
+
+// TestAdaptiveConformance runs WBAS, PBAS and indirect PBAS with short
+// periods (so that they switch within the small random workloads) through
+// the shared invariants, with random candidates, metrics and memories.
+func TestAdaptiveConformance(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		per := sim.Time(rapid.IntRange(1, 60).Draw(rt, "period"))
+		names := rapid.Permutation([]string{"maui", "flex", "conservative"}).Draw(rt, "candidates")
+		names = names[:rapid.IntRange(1, 3).Draw(rt, "n")]
+		var cs []sched.Candidate
+		for _, n := range names {
+			cs = append(cs, cand(n))
+		}
+		m := sched.Metric(rapid.IntRange(0, 4).Draw(rt, "metric"))
+		var f schedtest.Factory
+		switch rapid.IntRange(0, 2).Draw(rt, "kind") {
+		case 0:
+			maf := float64(rapid.IntRange(1, 100).Draw(rt, "maf"))
+			f = func() sim.Scheduler { return sched.NewWBAS(cand("flex"), cand("maui"), maf, per) }
+		case 1:
+			f = func() sim.Scheduler { return sched.NewPBAS("pbas", cs, m, per) }
+		default:
+			inner := []sched.Candidate{
+				{Name: "a", New: func() sim.Restorer { return sched.NewPBAS("a", cs, m, per) }},
+				{Name: "b", New: func() sim.Restorer { return sched.NewPBAS("b", cs, sched.MetricWait, per+7) }},
+			}
+			f = func() sim.Scheduler { return sched.NewPBAS("indirect", inner, sched.MetricUtilization, 2*per) }
+		}
+		if err := schedtest.Check(c, f, false); err != nil {
+			rt.Fatal(err)
+		}
+	})
+}
+
+// TestPBASOneCandidate checks that PBAS forwards transparently: with one
+// candidate it never switches, and its schedule is the candidate's own,
+// whatever the period (shadows and decision points change nothing).
+func TestPBASOneCandidate(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		per := sim.Time(rapid.IntRange(1, 60).Draw(rt, "period"))
+		name := rapid.SampledFrom([]string{"maui", "flex", "conservative"}).Draw(rt, "candidate")
+		a, _, _, err := schedtest.Run(c, func() sim.Scheduler { return sched.NewPBAS("p", []sched.Candidate{cand(name)}, sched.MetricWait, per) })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		b, _, _, err := schedtest.Run(c, func() sim.Scheduler { return cand(name).New() })
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !slices.Equal(schedtest.Schedule(a), schedtest.Schedule(b)) {
+			rt.Fatalf("PBAS over %s alone differs from %s", name, name)
+		}
+	})
+}
+
+// forker runs Maui and, at its first pass at or after at, forks a shadow
+// under a fresh Maui; with every > 0 it forks again into the same shadow
+// (an incremental fork) at the first pass every seconds later.
+type forker struct {
+	*sched.Maui
+	at, every sim.Time
+	shadow    *sim.Shadow
+	check     bool // panic when the shadow's starts so far differ from the real run's
+}
+
+func (f *forker) Notify(v *sim.View, n sim.Notice) {
+	if f.shadow != nil && n.Kind == sim.Arrived {
+		f.shadow.Arrive(v, n.Job)
+	}
+	f.Maui.Notify(v, n)
+}
+
+func (f *forker) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	if v.Now() >= f.at && (f.shadow == nil || f.every > 0) {
+		if f.shadow != nil && f.check {
+			// the shadow so far must agree with the real run
+			for r := range f.shadow.Jobs() {
+				a, b := f.shadow.Jobs()[r], v.Start(sim.Ref(r))
+				if a.Start >= 0 && a.Start != b {
+					panic(fmt.Sprintf("job %d: shadow start %d, real %d", a.ID, a.Start, b))
+				}
+			}
+		}
+		f.shadow = sim.ForkInto(f.shadow, v, sched.NewMaui(1, 0, 0))
+		f.at = v.Now() + f.every
+	}
+	if f.shadow != nil {
+		if err := f.shadow.AdvanceTo(v.Now()); err != nil {
+			panic(err)
+		}
+	}
+	return f.Maui.Schedule(v, dst)
+}
+
+// TestShadowReplicates checks sim.Fork and Shadow: a shadow forked from a
+// Maui run under a fresh Maui (which restores Maui's whole state from the
+// view) and fed the same arrivals reproduces the rest of the real schedule
+// exactly, and its window sums match the real jobs that ended after the
+// fork; forked again and again into the same buffers (incremental forks),
+// it keeps agreeing with the real run.
+func TestShadowReplicates(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		f := &forker{Maui: sched.NewMaui(1, 0, 0), at: sim.Time(rapid.IntRange(0, 300).Draw(rt, "at")),
+			every: sim.Time(rapid.IntRange(0, 50).Draw(rt, "every")), check: true}
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), f, sim.Config{Procs: c.Procs, Kill: c.Kill})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if f.shadow == nil {
+			return
+		}
+		from := f.shadow.Stats().From
+		if err := f.shadow.AdvanceTo(math.MaxInt64 / 2); err != nil {
+			rt.Fatal(err)
+		}
+		sj := f.shadow.Jobs()
+		if len(sj) != len(res.Jobs) {
+			rt.Fatalf("shadow has %d jobs, real run %d", len(sj), len(res.Jobs))
+		}
+		ended, wait := 0, 0.0
+		for i := range sj {
+			if sj[i].Start != res.Jobs[i].Start || sj[i].End != res.Jobs[i].End {
+				rt.Fatalf("job %d: shadow %d-%d, real %d-%d", sj[i].ID, sj[i].Start, sj[i].End, res.Jobs[i].Start, res.Jobs[i].End)
+			}
+			if o := res.Jobs[i]; o.End > from || (o.End == from && o.Start == from) {
+				ended++
+				wait += float64(o.Start - o.Submit)
+			}
+		}
+		st := f.shadow.Stats()
+		if st.Ended != ended || st.Wait != wait {
+			rt.Fatalf("shadow window: %d jobs ended, wait sum %v; real after %d: %d, %v", st.Ended, st.Wait, from, ended, wait)
+		}
+	})
+}
+
+// TestWBASSwitches works a WBAS run out by hand: P = 10, period 100 s from
+// the first arrival at 0, memory 1000 jobs. Two 1-processor jobs arrive at
+// 0 (average 1); two 8-processor jobs at 50 raise it to 1.014. At 100 the
+// jobs of the last period average 4.5 > 1.014: Flex takes over. Nothing
+// arrives by 200 (Flex stays); a 1-processor job at 250 averages 1 <
+// 1.01: Maui at 300.
+func TestWBASSwitches(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 500, Estimate: 500, Procs: 1},
+		{ID: 2, Submit: 0, Runtime: 500, Estimate: 500, Procs: 1},
+		{ID: 3, Submit: 50, Runtime: 500, Estimate: 500, Procs: 8},
+		{ID: 4, Submit: 50, Runtime: 500, Estimate: 500, Procs: 8},
+		{ID: 5, Submit: 250, Runtime: 10, Estimate: 10, Procs: 1},
+	}
+	w := sched.NewWBAS(cand("flex"), cand("maui"), 1000, 100)
+	cfg := sim.Config{Procs: 10}
+	if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), w, cfg); err != nil {
+		t.Fatal(err)
+	}
+	sw := w.Switching(550)
+	if sw.Taken != 2 || sw.Points < 3 {
+		t.Fatalf("switching %v, want 2 taken at 100 and 300", sw)
+	}
+	// Flex active from 100 to 300: 200 of 550 s.
+	if got := sw.Share["flex"]; math.Abs(got-200.0/550) > 1e-9 {
+		t.Errorf("flex share %v, want %v", got, 200.0/550)
+	}
+}
+
+// TestPBASSwitches works a PBAS decision out by hand on the jobs of the
+// flex-slack case (P = 10; J1, J2 10 procs 100 s at 0; J3 10 procs 100 s at
+// 110; J4 2 procs 50 s at 120), metric wait, period 300 s, Maui first. The
+// first pass (at 0, J2 waits) forks the Flex shadow. Maui runs J1 0-100, J2
+// 100-200, J3 200-300, J4 300-350; Flex would run J4 at 200 and J3 at 250.
+// At 300 (J4 waits, so there is a pass) Maui's jobs that ended by 300 are
+// J1, J2, J3 with waits 0, 100, 90 (mean 63.3 s); the shadow's are J1, J2,
+// J4 with 0, 100, 80 (mean 60 s), so Flex takes over. J4 still starts at 300
+// (the machine is free). With the bounded-slowdown metric the means are
+// (1 + 2 + 1.9)/3 = 1.63 for Maui and (1 + 2 + 2.6)/3 = 1.87 for Flex:
+// Maui stays.
+func TestPBASSwitches(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 2, Submit: 0, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 3, Submit: 110, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 4, Submit: 120, Runtime: 50, Estimate: 50, Procs: 2},
+	}
+	for _, tc := range []struct {
+		metric sched.Metric
+		taken  int
+	}{
+		{sched.MetricWait, 1},
+		{sched.MetricBoundedSlowdown, 0},
+	} {
+		p := sched.NewPBAS("pbas", []sched.Candidate{cand("maui"), cand("flex")}, tc.metric, 300)
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), p, sim.Config{Procs: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw := p.Switching(350)
+		if sw.Points != 1 || sw.Taken != tc.taken {
+			t.Errorf("%v: switching %v, want 1 decision point, %d taken", tc.metric, sw, tc.taken)
+		}
+		for i, want := range []sim.Time{0, 100, 200, 300} {
+			if res.Jobs[i].Start != want {
+				t.Errorf("%v: job %d starts at %d, want %d", tc.metric, i+1, res.Jobs[i].Start, want)
+			}
+		}
+	}
+}
+
+// TestShadowLeavesPredictor checks that shadows never change the real
+// run's learning predictor: a Maui run that forks shadows again and again
+// (which start jobs, end them and miss deadlines of their own) gives the
+// same schedule and predictions as a Maui run without shadows, under RUH
+// (the recent user history predictor, revising the predictions of the
+// waiting jobs as their users' jobs end).
+func TestShadowLeavesPredictor(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		at := sim.Time(rapid.IntRange(0, 100).Draw(rt, "at"))
+		every := sim.Time(rapid.IntRange(1, 50).Draw(rt, "every"))
+		run := func(s sim.Scheduler) *sim.Result {
+			res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), s,
+				sim.Config{Procs: c.Procs, Predictor: predict.NewRUH(2, true, false, true, nil)})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return res
+		}
+		a := run(&forker{Maui: sched.NewMaui(1, 0, 0), at: at, every: every})
+		b := run(sched.NewMaui(1, 0, 0))
+		for i := range a.Jobs {
+			if a.Jobs[i].Start != b.Jobs[i].Start || a.Jobs[i].Prediction != b.Jobs[i].Prediction {
+				rt.Fatalf("job %d: with shadows start %d prediction %d, without %d, %d", a.Jobs[i].ID,
+					a.Jobs[i].Start, a.Jobs[i].Prediction, b.Jobs[i].Start, b.Jobs[i].Prediction)
+			}
+		}
+	})
+}
