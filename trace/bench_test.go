@@ -1,6 +1,7 @@
 package trace_test
 
 import (
+	"io"
 	"runtime"
 	"testing"
 
@@ -30,4 +31,34 @@ func BenchmarkLoadSDSCBlue(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MB-kept")
 	runtime.KeepAlive(tr)
+}
+
+// BenchmarkWriteParquet writes the KTH-SP2 log (28,476 jobs) as Parquet.
+func BenchmarkWriteParquet(b *testing.B) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := tr.WriteParquet(io.Discard, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(tr.Len())*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkWriteSWF writes the KTH-SP2 log as SWF, for comparison.
+func BenchmarkWriteSWF(b *testing.B) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := tr.WriteSWF(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(tr.Len())*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }

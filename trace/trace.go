@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 
 	"github.com/hpcwl/hpcwl/builtin"
@@ -51,7 +53,8 @@ type Options struct {
 var ErrNoMachineSize = errors.New("the log's header has no MaxProcs or MaxNodes")
 
 // Load reads a whole SWF log: a file name (plain or gzipped), "-" for
-// standard input, or "builtin:NAME" for an embedded log.
+// standard input, or "builtin:NAME" for an embedded log. Input starting
+// with the Parquet magic bytes is read as a Parquet trace ([ReadParquet]).
 func Load(name string, opt Options) (*Trace, error) {
 	var rc io.ReadCloser
 	switch {
@@ -66,7 +69,26 @@ func Load(name string, opt Options) (*Trace, error) {
 		if err != nil {
 			return nil, err
 		}
-		rc = f
+		br := bufio.NewReaderSize(f, 64<<10)
+		if magic, _ := br.Peek(len(ParquetMagic)); IsParquet(magic) {
+			defer f.Close()
+			if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && name != "-" {
+				return LoadParquet(name, opt)
+			}
+			// Standard input or a pipe: Parquet needs random access.
+			data, err := io.ReadAll(br)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			t, err := ReadParquet(bytes.NewReader(data), int64(len(data)), name, opt)
+			if err != nil {
+				return nil, err
+			}
+			sum := sha256.Sum256(data)
+			t.SHA256 = hex.EncodeToString(sum[:])
+			return t, nil
+		}
+		rc = readCloser{br, f}
 	}
 	h := sha256.New()
 	f, err := swf.NewFile(name, readCloser{io.TeeReader(rc, h), rc})

@@ -87,7 +87,7 @@ the removed jobs per reason goes to stderr, or as JSON to stdout (--json).` + ex
 	f := cmd.Flags()
 	o.traceFlags.add(cmd)
 	f.StringVarP(&o.out, "output", "o", "", "output file (\"-\" for stdout); required unless --detect-only")
-	f.StringVar(&o.to, "to", "", "output format: swf, csv or batsim (default: from the -o extension)")
+	f.StringVar(&o.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the -o extension)")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary (or the flurries) as JSON on stdout")
 	f.BoolVar(&o.detectOnly, "detect-only", false, "list the flurries the detectors find and their filters; write nothing")
 	f.BoolVar(&o.keepPartial, "keep-partial", false, "keep partial-execution records (status 2, 3, 4)")
@@ -237,7 +237,7 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 		}
 		return printFlurries(stdout, in, fo, rep.Flurries)
 	}
-	if err := writeTrace(out, o.out, format, stdout); err != nil {
+	if err := writeTrace(out, o.out, format, stdout, t); err != nil {
 		if errors.Is(err, errNoJobs) {
 			printCleanSummary(stderr, in, rep)
 			return fmt.Errorf("%w: the filters dropped all %d jobs", err, t.Len())

@@ -87,7 +87,7 @@ func TestCleanErrors(t *testing.T) {
 		{"bad oversize", []string{"builtin:KTH-SP2", "-o", o, "--oversize", "shrink"}, 2, []string{"error, drop, clamp, keep"}},
 		{"bad start", []string{"builtin:KTH-SP2", "-o", o, "--start", "May 1"}, 2, []string{"--start", "local date"}},
 		{"end before start", []string{"builtin:KTH-SP2", "-o", o, "--start", "100", "--end", "50"}, 2, []string{"must come after"}},
-		{"unknown --to", []string{"builtin:KTH-SP2", "-o", o, "--to", "parquet"}, 2, []string{`unknown format "parquet"`}},
+		{"unknown --to", []string{"builtin:KTH-SP2", "-o", o, "--to", "arrow"}, 2, []string{`unknown format "arrow"`, "parquet"}},
 		{"bad factor", []string{"builtin:KTH-SP2", "-o", o, "--flurry-factor", "0"}, 2, []string{"must be positive"}},
 	}
 	for _, tt := range tests {

@@ -22,10 +22,12 @@ func newConvertCommand(stdout, stderr io.Writer) *cobra.Command {
 	var o convertOptions
 	cmd := &cobra.Command{
 		Use:   "convert IN -o OUT",
-		Short: "Convert a trace between SWF, CSV and Batsim JSON",
-		Long: `Convert a trace between the Standard Workload Format (SWF), CSV and Batsim
-JSON workloads. The input format comes from IN's extension (.csv, .json, else
-SWF; each may be gzipped), the output format from OUT's extension or --to.
+		Short: "Convert a trace between SWF, CSV, Batsim JSON and Parquet",
+		Long: `Convert a trace between the Standard Workload Format (SWF), CSV, Batsim
+JSON workloads and Parquet. The input format comes from IN's extension (.csv,
+.json, .parquet, else SWF; all but Parquet may be gzipped; a file starting
+with Parquet's magic bytes is read as Parquet whatever its name), the output
+format from OUT's extension or --to.
 
 CSV: the SWF header as leading '#' lines ("#; MaxProcs: 128"), one row naming
 the 18 columns (job_number, submit_time, ..., think_time), one row per job.
@@ -36,10 +38,18 @@ run time; the SWF fields Batsim has no place for travel in extra job keys
 the original trace exactly. Batsim needs the machine size: pass --procs N
 when the log's header has no MaxProcs or MaxNodes.
 
+Parquet: one row per job, the 18 SWF fields as typed columns named as in the
+CSV (integers, and doubles for the CPU time and memory fields), -1 (unknown)
+stored as null, zstd-compressed; the SWF header and the provenance (hpcwl
+version, command line, input and its SHA-256) in the file's key-value
+metadata, so converting back gives the original trace exactly. pandas,
+polars, DuckDB and R's arrow read it directly (see docs/formats.md).
+
 SWF to SWF rewrites the job lines in the canonical layout (and with --sort
 orders the jobs by submit time).` + exitStatusHelp,
 		Example: `  hpcwl convert builtin:KTH-SP2 -o kth.csv
   hpcwl convert kth.csv -o kth.swf.gz
+  hpcwl convert builtin:KTH-SP2 -o kth.parquet
   hpcwl convert KTH-SP2-1996-2.1-cln.swf.gz -o kth.json
   hpcwl convert log.swf --to batsim --procs 128 -o -`,
 		Args: exactArgs(1, "one input trace"),
@@ -49,7 +59,7 @@ orders the jobs by submit time).` + exitStatusHelp,
 	}
 	o.traceFlags.add(cmd)
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "output file (\"-\" for stdout; required)")
-	cmd.Flags().StringVar(&o.to, "to", "", "output format: swf, csv or batsim (default: from the -o extension)")
+	cmd.Flags().StringVar(&o.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the -o extension)")
 	cmd.Flags().BoolVar(&o.sort, "sort", false, "order the jobs by submit time, then job number")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print a JSON summary on stdout")
 	return cmd

@@ -241,10 +241,10 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
 	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
-	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV) to `FILE`")
+	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	f.StringVar(&opts.prefix, "prefix", "", "replay only the first `N|DURATION` of the log: N jobs by submission time, or a duration such as 90d")
-	f.StringVar(&opts.curveOut, "curve", "", "write the submission and termination curves (CSV) to `FILE`")
+	f.StringVar(&opts.curveOut, "curve", "", "write the submission and termination curves (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.StringVar(&opts.curveStep, "curve-step", "1d", "time step of the --curve lines, with a unit (1h, 1d, 1w)")
 	return cmd
 }
@@ -361,12 +361,22 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	}
 	rep.Prefix = prefix
 	if opts.curveOut != "" {
-		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error { return writeEvaluateCurve(w, t, runs, step) }); err != nil {
+		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.curveOut) {
+				return writeParquetTable(w, evaluateCurve(t, runs, step), rep.provenance())
+			}
+			return writeEvaluateCurve(w, t, runs, step)
+		}); err != nil {
 			return err
 		}
 	}
 	if opts.jobsOut != "" {
-		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error { return writeEvaluateJobs(w, t, runs) }); err != nil {
+		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.jobsOut) {
+				return writeParquetTable(w, evaluateJobs(t, runs), rep.provenance())
+			}
+			return writeEvaluateJobs(w, t, runs)
+		}); err != nil {
 			return err
 		}
 	}
@@ -545,11 +555,28 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	return tw.Flush()
 }
 
-// writeEvaluateJobs writes one CSV line per job of t: recorded, rigid and
-// feedback submit, start and end (-1 when a job was rejected or unknown).
-func writeEvaluateJobs(w io.Writer, t *trace.Trace, runs [2]*feedback.Run) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("job_id,user,procs,recorded_submit,recorded_start,recorded_end,rigid_submit,rigid_start,rigid_end,feedback_submit,feedback_start,feedback_end,lateness\n")
+// evaluateJob is one row of `evaluate --jobs`: a job's recorded, rigid and
+// feedback submit, start and end (-1 when a job was rejected or unknown),
+// and its lateness (feedback submit minus recorded submit; null, empty in
+// the CSV, for a job the feedback run never submitted).
+type evaluateJob struct {
+	JobID          int64  `parquet:"job_id"`
+	User           int64  `parquet:"user"`
+	Procs          int64  `parquet:"procs"`
+	RecordedSubmit int64  `parquet:"recorded_submit"`
+	RecordedStart  int64  `parquet:"recorded_start"`
+	RecordedEnd    int64  `parquet:"recorded_end"`
+	RigidSubmit    int64  `parquet:"rigid_submit"`
+	RigidStart     int64  `parquet:"rigid_start"`
+	RigidEnd       int64  `parquet:"rigid_end"`
+	FeedbackSubmit int64  `parquet:"feedback_submit"`
+	FeedbackStart  int64  `parquet:"feedback_start"`
+	FeedbackEnd    int64  `parquet:"feedback_end"`
+	Lateness       *int64 `parquet:"lateness,optional"`
+}
+
+// evaluateJobs returns one row per job of t.
+func evaluateJobs(t *trace.Trace, runs [2]*feedback.Run) []evaluateJob {
 	n := len(t.Jobs)
 	var cols [2][3][]int64
 	for k, run := range runs {
@@ -564,23 +591,39 @@ func writeEvaluateJobs(w io.Writer, t *trace.Trace, runs [2]*feedback.Run) error
 		}
 	}
 	sub := runs[1].Source.Submitted()
-	var b []byte
+	lateness := make([]int64, n)
+	rows := make([]evaluateJob, n)
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
-		b = b[:0]
-		lateness := int64(-1)
+		r := &rows[i]
 		if sub[i] >= 0 {
 			cols[1][0][i] = int64(sub[i])
-			lateness = int64(sub[i]) - j.Submit
+			lateness[i] = int64(sub[i]) - j.Submit
+			r.Lateness = &lateness[i]
 		}
-		vals := []int64{j.ID, int64(j.User), int64(j.Processors()), j.Submit, j.Start(), j.End(),
-			cols[0][0][i], cols[0][1][i], cols[0][2][i], cols[1][0][i], cols[1][1][i], cols[1][2][i]}
+		r.JobID, r.User, r.Procs = j.ID, int64(j.User), int64(j.Processors())
+		r.RecordedSubmit, r.RecordedStart, r.RecordedEnd = j.Submit, j.Start(), j.End()
+		r.RigidSubmit, r.RigidStart, r.RigidEnd = cols[0][0][i], cols[0][1][i], cols[0][2][i]
+		r.FeedbackSubmit, r.FeedbackStart, r.FeedbackEnd = cols[1][0][i], cols[1][1][i], cols[1][2][i]
+	}
+	return rows
+}
+
+// writeEvaluateJobs writes one CSV line per job of t (see evaluateJob).
+func writeEvaluateJobs(w io.Writer, t *trace.Trace, runs [2]*feedback.Run) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("job_id,user,procs,recorded_submit,recorded_start,recorded_end,rigid_submit,rigid_start,rigid_end,feedback_submit,feedback_start,feedback_end,lateness\n")
+	var b []byte
+	for _, r := range evaluateJobs(t, runs) {
+		b = b[:0]
+		vals := []int64{r.JobID, r.User, r.Procs, r.RecordedSubmit, r.RecordedStart, r.RecordedEnd,
+			r.RigidSubmit, r.RigidStart, r.RigidEnd, r.FeedbackSubmit, r.FeedbackStart, r.FeedbackEnd}
 		for _, v := range vals {
 			b = strconv.AppendInt(b, v, 10)
 			b = append(b, ',')
 		}
-		if sub[i] >= 0 {
-			b = strconv.AppendInt(b, lateness, 10)
+		if r.Lateness != nil {
+			b = strconv.AppendInt(b, *r.Lateness, 10)
 		}
 		b = append(b, '\n')
 		if _, err := bw.Write(b); err != nil {

@@ -69,14 +69,14 @@ func (p *evaluatePrefix) apply(t *trace.Trace) *trace.Trace {
 	return c
 }
 
-// writeEvaluateCurve writes the submission and termination curves of the
+// evaluateCurve returns the submission and termination curves of the
 // recorded log and of the rigid and feedback runs (Madon's Figs. 2 and 3):
 // one line per step of simulated time from 0 (the log's start) to the last
 // event, with the number of submissions and terminations in the step and
 // their running totals. The rigid replay submits every job at its recorded
 // time; rejected jobs count as submitted but never end; recorded ends are
 // those of jobs with a known wait and runtime.
-func writeEvaluateCurve(w io.Writer, t *trace.Trace, runs [2]*feedback.Run, step int64) error {
+func evaluateCurve(t *trace.Trace, runs [2]*feedback.Run, step int64) []curvePoint {
 	n := len(t.Jobs)
 	var times [6][]int64 // recorded, rigid, feedback x submits, ends
 	times[0] = make([]int64, 0, n)
@@ -119,24 +119,66 @@ func writeEvaluateCurve(w io.Writer, t *trace.Trace, runs [2]*feedback.Run, step
 			counts[c][max(x, 0)/step]++
 		}
 	}
+	points := make([]curvePoint, bins)
+	var total [6]int64
+	for i := range bins {
+		p := &points[i]
+		p.TimeS = int64(i) * step
+		p.TimeDays = float64(int64(i)*step) / 86400
+		cols := p.counts()
+		for c := range counts {
+			total[c] += counts[c][i]
+			*cols[2*c], *cols[2*c+1] = counts[c][i], total[c]
+		}
+	}
+	return points
+}
+
+// curvePoint is one step of the curves: for the recorded log, the rigid
+// and the feedback run, the submissions and terminations in the step and
+// their running totals; the struct tags give the Parquet schema.
+type curvePoint struct {
+	TimeS             int64   `parquet:"time_s"`
+	TimeDays          float64 `parquet:"time_days"`
+	RecordedSubmits   int64   `parquet:"recorded_submits"`
+	RecordedSubmitted int64   `parquet:"recorded_submitted"`
+	RecordedEnds      int64   `parquet:"recorded_ends"`
+	RecordedEnded     int64   `parquet:"recorded_ended"`
+	RigidSubmits      int64   `parquet:"rigid_submits"`
+	RigidSubmitted    int64   `parquet:"rigid_submitted"`
+	RigidEnds         int64   `parquet:"rigid_ends"`
+	RigidEnded        int64   `parquet:"rigid_ended"`
+	FeedbackSubmits   int64   `parquet:"feedback_submits"`
+	FeedbackSubmitted int64   `parquet:"feedback_submitted"`
+	FeedbackEnds      int64   `parquet:"feedback_ends"`
+	FeedbackEnded     int64   `parquet:"feedback_ended"`
+}
+
+// counts returns the count columns of p in column order.
+func (p *curvePoint) counts() [12]*int64 {
+	return [12]*int64{&p.RecordedSubmits, &p.RecordedSubmitted, &p.RecordedEnds, &p.RecordedEnded,
+		&p.RigidSubmits, &p.RigidSubmitted, &p.RigidEnds, &p.RigidEnded,
+		&p.FeedbackSubmits, &p.FeedbackSubmitted, &p.FeedbackEnds, &p.FeedbackEnded}
+}
+
+// writeEvaluateCurve writes the curves (see evaluateCurve) as CSV.
+func writeEvaluateCurve(w io.Writer, t *trace.Trace, runs [2]*feedback.Run, step int64) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("time_s,time_days")
 	for _, m := range []string{"recorded", "rigid", "feedback"} {
 		bw.WriteString("," + m + "_submits," + m + "_submitted," + m + "_ends," + m + "_ended")
 	}
 	bw.WriteString("\n")
-	var total [6]int64
 	var b []byte
-	for i := range bins {
-		b = strconv.AppendInt(b[:0], int64(i)*step, 10)
+	points := evaluateCurve(t, runs, step)
+	for i := range points {
+		p := &points[i]
+		b = strconv.AppendInt(b[:0], p.TimeS, 10)
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, float64(int64(i)*step)/86400, 'f', -1, 64)
-		for c := range counts {
-			total[c] += counts[c][i]
+		b = strconv.AppendFloat(b, p.TimeDays, 'f', -1, 64)
+		for _, c := range p.counts() {
 			b = append(b, ',')
-			b = strconv.AppendInt(b, counts[c][i], 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, total[c], 10)
+			b = strconv.AppendInt(b, *c, 10)
 		}
 		b = append(b, '\n')
 		if _, err := bw.Write(b); err != nil {

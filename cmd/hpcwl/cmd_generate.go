@@ -107,8 +107,8 @@ the model, parameters and seed.` + exitStatusHelp,
 	f.Float64Var(&opts.userAlpha, "user-alpha", 1, "with --users: the Zipf exponent of the users' job counts")
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
 	f.Float64Var(&opts.startHour, "start-hour", 0, "local time of day of time 0, in hours [0, 24)")
-	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json; optionally .gz); - for stdout")
-	f.StringVar(&opts.to, "to", "", "output format: swf, csv or batsim (default: from the extension)")
+	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
+	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the extension)")
 	positiveFlags(cmd, "jobs", "duration", "procs", "load", "max-estimate", "users", "user-alpha")
 	return cmd
 }

@@ -110,8 +110,8 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
 	positiveFlags(cmd, "tau", "workers")
 	f.BoolVar(&opts.noOriginal, "no-original", false, "do not replay the original log")
-	f.StringVar(&opts.csvOut, "csv", "", "write the summary table as CSV to `FILE`")
-	f.StringVar(&opts.runsOut, "runs", "", "write every variant's metrics as CSV to `FILE`")
+	f.StringVar(&opts.csvOut, "csv", "", "write the summary table as CSV to `FILE` (Parquet if it ends in .parquet)")
+	f.StringVar(&opts.runsOut, "runs", "", "write every variant's metrics as CSV to `FILE` (Parquet if it ends in .parquet)")
 	f.StringVar(&opts.record, "record", "", "with --feedback: write each variant's simulated schedule as an SWF log DIR/variant-NNNN.swf (an existing `DIR`)")
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
 	return cmd
@@ -288,12 +288,22 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	rep := replicateReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Scheduler: schedName,
 		Procs: cfg.Procs, Seed: gen.Seed, Workers: opts.workers, Result: res}
 	if opts.csvOut != "" {
-		if err := writeOutput(opts.csvOut, stdout, func(w io.Writer) error { return writeSummaryCSV(w, res) }); err != nil {
+		if err := writeOutput(opts.csvOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.csvOut) {
+				return writeParquetTable(w, replicateSummaries(res), rep.provenance())
+			}
+			return writeSummaryCSV(w, res)
+		}); err != nil {
 			return err
 		}
 	}
 	if opts.runsOut != "" {
-		if err := writeOutput(opts.runsOut, stdout, func(w io.Writer) error { return writeRunsCSV(w, res) }); err != nil {
+		if err := writeOutput(opts.runsOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.runsOut) {
+				return writeParquetTable(w, replicateRuns(res), rep.provenance())
+			}
+			return writeRunsCSV(w, res)
+		}); err != nil {
 			return err
 		}
 	}
@@ -302,6 +312,16 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 		return writeJSON(sw, jsonSafe(rep))
 	}
 	return printReplicate(sw, &rep)
+}
+
+// provenance returns the key-value metadata of replicate's Parquet
+// outputs: the input log and its SHA-256, the generator's parameters and
+// the run's settings as JSON.
+func (r *replicateReport) provenance() map[string]string {
+	settings := map[string]any{"scheduler": r.Scheduler, "procs": r.Procs, "seed": r.Seed, "mode": r.Mode,
+		"regeneration": r.Regeneration, "variants": len(r.Variants)}
+	return provenance(r.Input, r.SHA256, map[string]string{
+		"hpcwl.parameters": jsonText(r.Params), "hpcwl.settings": jsonText(settings)})
 }
 
 // jsonSafe replaces NaN and infinite values, which JSON cannot hold, by

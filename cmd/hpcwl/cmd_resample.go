@@ -233,8 +233,8 @@ A summary of the pools and parameters goes to stderr (stdout with --json).` + ex
 	opts.poolFlags.add(cmd)
 	f := cmd.Flags()
 	f.Uint64Var(&opts.stream, "stream", 0, "random stream (replications use one per variant)")
-	f.StringVarP(&opts.out, "output", "o", "-", "write the workload to `FILE` (.swf, .csv, .json, optionally .gz; - is stdout)")
-	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim (default: from the extension)")
+	f.StringVarP(&opts.out, "output", "o", "-", "write the workload to `FILE` (.swf, .csv, .json, optionally .gz; .parquet; - is stdout)")
+	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim, parquet (default: from the extension)")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON on stdout")
 	return cmd
 }
@@ -294,7 +294,7 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	if err != nil {
 		return generatorError(err)
 	}
-	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout); err != nil {
+	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout, p.Trace); err != nil {
 		if errors.Is(err, errNoJobs) {
 			return fmt.Errorf("%w (no user was drawn at --load %v over %.1f weeks; raise --load or --duration)",
 				err, opts.load, float64(w.Params.Duration)/resample.Week)

@@ -75,7 +75,7 @@ Durations take a unit: 90s, 20m, 1h, 1h30m, 2d.` + exitStatusHelp,
 	f.StringVar(&opts.cut, "cut", "", "cut of last+cut and max+cut (default 1h)")
 	f.StringVar(&opts.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
 	f.BoolVar(&opts.perUser, "per-user", false, "also list every user's sessions, longest path and arity")
-	f.StringVar(&opts.swfOut, "swf", "", "write the log with fields 17-18 (preceding job, think time) to `FILE`")
+	f.StringVar(&opts.swfOut, "swf", "", "write the log with fields 17-18 (preceding job, think time) to `FILE` (Parquet if it ends in .parquet)")
 	f.BoolVar(&opts.json, "json", false, "print the statistics as JSON")
 	return cmd
 }
@@ -148,7 +148,12 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, s
 	rep := sessionsReport{Version: version.String(), Trace: name, SHA256: t.SHA256, Reduction: red.String(),
 		Stats: p.Stats(), SessionGraph: sg.Stats(opts.perUser), BatchGraph: bg.Stats(false), Unrunnable: t.Unrunnable()}
 	if opts.swfOut != "" {
-		if err := writeOutput(opts.swfOut, stdout, annotated(t, bg, so, red).WriteSWF); err != nil {
+		out := annotated(t, bg, so, red)
+		write := out.WriteSWF
+		if isParquetName(opts.swfOut) {
+			write = func(w io.Writer) error { return out.WriteParquet(w, provenance(t.Name, t.SHA256, nil)) }
+		}
+		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err
 		}
 	}

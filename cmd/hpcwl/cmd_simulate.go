@@ -86,7 +86,9 @@ requested time get one from --missing-estimate.
 
 --jobs writes one line per job with the columns of Batsim's jobs.csv, so that
 evalys and other Batsim tools read it; --swf writes the log with the simulated
-wait times. Metrics are in seconds.
+wait times. A FILE ending in .parquet gets the same table as Parquet (typed
+columns, zstd; the input, its SHA-256 and the parameters in the file's
+metadata; see docs/formats.md). Metrics are in seconds.
 
 --replay feedback replays the log with user feedback instead: each user's jobs
 are cut into sessions (--sessions) and a session (or batch) is submitted a
@@ -122,9 +124,9 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	positiveFlags(cmd, "tau", "estimate-factor", "speed", "procs-factor")
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
-	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE`")
-	f.StringVar(&opts.swfOut, "swf", "", "write the simulated schedule as a log to `FILE`: simulated submit (with feedback), wait and run times")
-	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows) to `FILE`")
+	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE` (Parquet if it ends in .parquet)")
+	f.StringVar(&opts.swfOut, "swf", "", "write the simulated schedule as a log to `FILE`: simulated submit (with feedback), wait and run times (Parquet if it ends in .parquet)")
+	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows; Parquet if it ends in .parquet) to `FILE`")
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	f.StringArrayVar(&opts.params, "param", nil, "set a parameter of the scheduler, `NAME=VALUE` (repeatable; e.g. flex slack=2, pbas switch=12h, pbas metric=resp)")
@@ -240,6 +242,9 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	}
 	if opts.jobsOut != "" {
 		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.jobsOut) {
+				return writeParquetTable(w, batsimJobs(run.res, workloadName(name)), run.provenance())
+			}
 			return writeBatsimJobs(w, run.res, workloadName(name))
 		}); err != nil {
 			return err
@@ -247,12 +252,21 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	}
 	if opts.swfOut != "" {
 		out := simulatedTrace(run)
-		if err := writeOutput(opts.swfOut, stdout, out.WriteSWF); err != nil {
+		write := out.WriteSWF
+		if isParquetName(opts.swfOut) {
+			write = func(w io.Writer) error { return out.WriteParquet(w, run.provenance()) }
+		}
+		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err
 		}
 	}
 	if opts.cycleOut != "" {
-		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error { return writeCycleCSV(w, run) }); err != nil {
+		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error {
+			if isParquetName(opts.cycleOut) {
+				return writeParquetTable(w, weeklyCycle(run), run.provenance())
+			}
+			return writeCycleCSV(w, run)
+		}); err != nil {
 			return err
 		}
 	}
@@ -525,6 +539,13 @@ func durationText(s float64) string {
 	return strconv.FormatFloat(s/86400, 'f', 2, 64) + "d"
 }
 
+// provenance returns the key-value metadata of the run's Parquet outputs:
+// the input log and its SHA-256, the parameters as JSON.
+func (run *simulateRun) provenance() map[string]string {
+	return provenance(run.report.Input.Name, run.report.Input.SHA256,
+		map[string]string{"hpcwl.parameters": jsonText(run.report.Parameters)})
+}
+
 // simulatedTrace returns the simulated jobs as a trace: the input's jobs
 // with the simulated wait times (and, with a node speed or killing, the
 // simulated runtimes and requested times), in submit order, with a header
@@ -573,10 +594,20 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
 }
 
-// writeCycleCSV writes the weekly cycles of the log's and the run's
-// submissions: one row per hour of the week (0 = Monday 00:00 local time),
-// in jobs per week of each one's submission period.
-func writeCycleCSV(w io.Writer, run *simulateRun) error {
+// cycleHour is one hour of the week in `simulate --cycle`: the mean number
+// of jobs submitted in it per week, recorded and simulated; the struct tags
+// give the Parquet schema.
+type cycleHour struct {
+	HourOfWeek int32   `parquet:"hour_of_week"`
+	Day        string  `parquet:"day,dict"`
+	Hour       int32   `parquet:"hour"`
+	Recorded   float64 `parquet:"recorded_jobs_per_week"`
+	Simulated  float64 `parquet:"simulated_jobs_per_week"`
+}
+
+// weeklyCycle returns the 168 hours of the week, Monday 0h first, in the
+// log's local time.
+func weeklyCycle(run *simulateRun) []cycleHour {
 	rec := make([]sim.Time, 0, len(run.res.Jobs))
 	simd := make([]sim.Time, 0, len(run.res.Jobs))
 	for i := range run.res.Jobs {
@@ -586,12 +617,23 @@ func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	}
 	c := run.trace.Clock()
 	cr, cs := feedback.WeeklyCycle(c, rec), feedback.WeeklyCycle(c, simd)
+	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+	rows := make([]cycleHour, len(cr))
+	for h := range cr {
+		rows[h] = cycleHour{HourOfWeek: int32(h), Day: days[h/24], Hour: int32(h % 24), Recorded: cr[h], Simulated: cs[h]}
+	}
+	return rows
+}
+
+// writeCycleCSV writes the weekly cycles of the log's and the run's
+// submissions: one row per hour of the week (0 = Monday 00:00 local time),
+// in jobs per week of each one's submission period.
+func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"hour_of_week", "day", "hour", "recorded_jobs_per_week", "simulated_jobs_per_week"})
-	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-	for h := range cr {
-		cw.Write([]string{strconv.Itoa(h), days[h/24], strconv.Itoa(h % 24), f(cr[h]), f(cs[h])})
+	for _, r := range weeklyCycle(run) {
+		cw.Write([]string{strconv.Itoa(int(r.HourOfWeek)), r.Day, strconv.Itoa(int(r.Hour)), f(r.Recorded), f(r.Simulated)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -602,10 +644,61 @@ var batsimColumns = []string{"job_id", "workload_name", "profile", "submission_t
 	"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
 	"turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
 
+// batsimJob is one row of the per-job results, with the columns of
+// Batsim's jobs.csv; the struct tags give the Parquet schema.
+type batsimJob struct {
+	JobID              int64   `parquet:"job_id"`
+	WorkloadName       string  `parquet:"workload_name,dict"`
+	Profile            string  `parquet:"profile,dict"`
+	SubmissionTime     int64   `parquet:"submission_time"`
+	RequestedResources int64   `parquet:"requested_number_of_resources"`
+	RequestedTime      int64   `parquet:"requested_time"`
+	Success            int32   `parquet:"success"`
+	FinalState         string  `parquet:"final_state,dict"`
+	StartingTime       int64   `parquet:"starting_time"`
+	ExecutionTime      int64   `parquet:"execution_time"`
+	FinishTime         int64   `parquet:"finish_time"`
+	WaitingTime        int64   `parquet:"waiting_time"`
+	TurnaroundTime     int64   `parquet:"turnaround_time"`
+	Stretch            float64 `parquet:"stretch"`
+	AllocatedResources string  `parquet:"allocated_resources"`
+	ConsumedEnergy     float64 `parquet:"consumed_energy"`
+	Metadata           string  `parquet:"metadata"`
+}
+
+// batsimJobs returns the per-job results of res in job ID order.
+// Processors are numbered 0..P-1 and allocated lowest numbers first, so
+// that allocated_resources is a valid Batsim interval set; energy is not
+// modelled (-1).
+func batsimJobs(res *sim.Result, workload string) []batsimJob {
+	alloc := allocate(res)
+	order := make([]int, len(res.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sortByID(order, res)
+	rows := make([]batsimJob, len(order))
+	for k, i := range order {
+		o := &res.Jobs[i]
+		exec := o.Ran()
+		turn := o.End - o.Submit
+		var success int32 = 1
+		state := "COMPLETED_SUCCESSFULLY"
+		if o.Killed {
+			success, state = 0, "COMPLETED_WALLTIME_REACHED"
+		}
+		rows[k] = batsimJob{JobID: o.ID, WorkloadName: workload, Profile: "rigid", SubmissionTime: int64(o.Submit),
+			RequestedResources: int64(o.Procs), RequestedTime: int64(o.Estimate), Success: success, FinalState: state,
+			StartingTime: int64(o.Start), ExecutionTime: int64(exec), FinishTime: int64(o.End), WaitingTime: int64(o.Wait()),
+			TurnaroundTime: int64(turn), AllocatedResources: alloc[i], ConsumedEnergy: -1,
+			// The rule of metrics.Summary: max(1, turnaround / max(runtime, 1 s)).
+			Stretch: max(1, float64(turn)/float64(max(exec, 1)))}
+	}
+	return rows
+}
+
 // writeBatsimJobs writes res as Batsim's jobs.csv, one line per job in
-// job ID order. Processors are numbered 0..P-1 and allocated lowest
-// numbers first, so that allocated_resources is a valid Batsim interval
-// set; energy is not modelled (-1).
+// job ID order (see batsimJobs).
 func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
 	// encoding/csv quotes a field holding a comma, a quote or a line
 	// break (a workload name may), as Batsim's readers expect.
@@ -613,27 +706,13 @@ func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
 	if err := cw.Write(batsimColumns); err != nil {
 		return err
 	}
-	alloc := allocate(res)
-	order := make([]int, len(res.Jobs))
-	for i := range order {
-		order[i] = i
-	}
-	sortByID(order, res)
 	rec := make([]string, len(batsimColumns))
 	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
-	for _, i := range order {
-		o := &res.Jobs[i]
-		exec := o.Ran()
-		turn := o.End - o.Submit
-		success, state := "1", "COMPLETED_SUCCESSFULLY"
-		if o.Killed {
-			success, state = "0", "COMPLETED_WALLTIME_REACHED"
-		}
-		// The rule of metrics.Summary: max(1, turnaround / max(runtime, 1 s)).
-		stretch := strconv.FormatFloat(max(1, float64(turn)/float64(max(exec, 1))), 'g', 10, 64)
-		rec = append(rec[:0], itoa(o.ID), workload, "rigid", itoa(int64(o.Submit)), itoa(int64(o.Procs)),
-			itoa(int64(o.Estimate)), success, state, itoa(int64(o.Start)), itoa(int64(exec)), itoa(int64(o.End)),
-			itoa(int64(o.Wait())), itoa(int64(turn)), stretch, alloc[i], "-1", "")
+	for _, r := range batsimJobs(res, workload) {
+		rec = append(rec[:0], itoa(r.JobID), r.WorkloadName, r.Profile, itoa(r.SubmissionTime), itoa(r.RequestedResources),
+			itoa(r.RequestedTime), itoa(int64(r.Success)), r.FinalState, itoa(r.StartingTime), itoa(r.ExecutionTime),
+			itoa(r.FinishTime), itoa(r.WaitingTime), itoa(r.TurnaroundTime), strconv.FormatFloat(r.Stretch, 'g', 10, 64),
+			r.AllocatedResources, "-1", r.Metadata)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

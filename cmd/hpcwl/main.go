@@ -77,6 +77,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer func() { warnOut = prevWarn }()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
+	invocation = append([]string{"hpcwl"}, args...)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
@@ -173,7 +174,9 @@ replay or with users who react to the simulated system (Madon's replay with
 feedback, Zakay's user models), reporting classic and feedback-aware metrics.
 
 A TRACE argument is an SWF file (plain or gzipped), "-" for standard input,
-or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
+or "builtin:KTH-SP2" for the log embedded in the binary; CSV (.csv), Batsim
+JSON (.json) and Parquet (.parquet) traces are read too. Traces and result
+tables are written as Parquet when the output name ends in .parquet.` + exitStatusHelp,
 		Version:       version.String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -182,7 +185,7 @@ or "builtin:KTH-SP2" for the log embedded in the binary.` + exitStatusHelp,
 	root.SetVersionTemplate("hpcwl {{.Version}} (" + runtime.Version() + ")\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	reading = readSettings{warn: stderr}
+	reading = readSettings{}
 	root.PersistentFlags().BoolVar(&reading.lenient, "lenient", false,
 		"read values outside a field's documented range (a status of -4, a negative run time) as unknown (-1), "+
 			"counted per field in a warning and a header note, instead of failing")

@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -17,9 +19,15 @@ import (
 )
 
 // writeTrace writes t to name ("-" is stdout) in the format given by to
-// (swf, csv or batsim), else by name's extension; see outputFormat. The file
-// is written atomically and gzipped when name ends in ".gz".
-func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
+// (swf, csv, batsim or parquet), else by name's extension; see outputFormat.
+// The file is written atomically and gzipped when name ends in ".gz". A
+// Parquet file records the provenance (see provenance): the input trace is
+// src[0] when given (the log t was made from), else t itself.
+func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace.Trace) error {
+	in := t
+	if len(src) > 0 && src[0] != nil {
+		in = src[0]
+	}
 	format, err := outputFormat(name, to)
 	if err != nil {
 		return err
@@ -33,7 +41,7 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 			return err
 		}
 		if d := batsim.Check(t); d.Any() {
-			fmt.Fprintf(reading.warn, "warning: %s: %s\n", name, d.String())
+			fmt.Fprintf(warnOut, "warning: %s: %s\n", name, d.String())
 		}
 	}
 	return writeOutput(name, stdout, func(w io.Writer) error {
@@ -42,6 +50,8 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 			return t.WriteCSV(w)
 		case formatBatsim:
 			return batsim.Write(w, t)
+		case formatParquet:
+			return t.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
 		}
 		return t.WriteSWF(w)
 	})
@@ -52,7 +62,8 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer) error {
 var errNoJobs = errors.New("the output would hold no jobs")
 
 // inputFormat returns the format of the trace file name from its extension:
-// CSV for .csv, Batsim for .json (each optionally .gz), SWF otherwise.
+// CSV for .csv, Batsim for .json (each optionally .gz), Parquet for
+// .parquet, SWF otherwise (trace.Load reads a Parquet file of any name too).
 func inputFormat(name string) string {
 	if name == "-" || builtin.Is(name) {
 		return formatSWF
@@ -63,6 +74,8 @@ func inputFormat(name string) string {
 		return formatCSV
 	case strings.HasSuffix(base, ".json"):
 		return formatBatsim
+	case strings.HasSuffix(base, ".parquet"):
+		return formatParquet
 	}
 	return formatSWF
 }
@@ -70,20 +83,23 @@ func inputFormat(name string) string {
 // readSettings are the root command's flags about reading logs, shared by
 // every command that reads one.
 type readSettings struct {
-	lenient bool      // --lenient
-	warn    io.Writer // where warnings about the log go (stderr)
+	lenient bool // --lenient
 }
 
 // reading holds the settings of the command line being run.
-var reading = readSettings{warn: io.Discard}
+var reading readSettings
 
 // loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
-// optionally gzipped. The optional opts[0] gives the machine size.
+// optionally gzipped, or Parquet (.parquet, or any file starting with the
+// Parquet magic bytes). The optional opts[0] gives the machine size.
 func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 	t, err := loadAnyTraceQuiet(name, opts...)
 	if err != nil {
 		return nil, err
+	}
+	if t.Oddities.Any() {
+		fmt.Fprintf(warnOut, "warning: %s: %s\n", name, t.Oddities.String())
 	}
 	for _, w := range t.Check() {
 		fmt.Fprintf(warnOut, "warning: %s\n", w)
@@ -105,15 +121,15 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 	}
 	opt.Lenient = reading.lenient
 	format := inputFormat(name)
-	if format == formatSWF {
+	switch format {
+	case formatSWF:
 		t, err := trace.Load(name, opt)
 		if errors.Is(err, swf.ErrNegative) || errors.Is(err, trace.ErrOutOfRange) {
 			return nil, fmt.Errorf("%w (--lenient reads values out of range as unknown)", err)
 		}
-		if err == nil && t.Oddities.Any() {
-			fmt.Fprintf(reading.warn, "warning: %s: %s\n", name, t.Oddities.String())
-		}
 		return t, err
+	case formatParquet:
+		return trace.LoadParquet(name, opt)
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
@@ -127,7 +143,8 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	sum := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(f, sum), 64<<10)
 	var r io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -137,8 +154,19 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		defer zr.Close()
 		r = zr
 	}
+	var t *trace.Trace
 	if format == formatCSV {
-		return trace.ReadCSV(r, name, opt)
+		t, err = trace.ReadCSV(r, name, opt)
+	} else {
+		t, err = batsim.Read(r, name, opt)
 	}
-	return batsim.Read(r, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	// The hash covers the whole file, also bytes after what the reader used.
+	if _, err := io.Copy(io.Discard, br); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	t.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return t, nil
 }
