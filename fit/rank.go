@@ -31,6 +31,15 @@ type Candidate struct {
 	// AIC and BIC are the information criteria (smaller is better).
 	AIC float64 `json:"aic"`
 	BIC float64 `json:"bic"`
+	// Degenerate says why the fit, although it was computed, describes the
+	// sample badly whatever its statistics say, or "" for a regular fit: a
+	// constant sample, an infinite or NaN likelihood, a generalized Pareto
+	// of shape <= -1 (whose likelihood is unbounded), a mixture with a part
+	// collapsed onto one repeated value. Degenerate fits rank after the
+	// regular ones; their statistics that are not finite are zero, as are
+	// those of failed fits, and their parameters that are not finite are
+	// left out, so that no output holds Inf or NaN.
+	Degenerate string `json:"degenerate,omitempty"`
 	// Err is why the family could not be fitted.
 	Err error `json:"-"`
 	// Error is Err as text, for JSON output.
@@ -89,7 +98,8 @@ func cachedCDF(sorted []float64, cdf func(float64) float64) func(float64) float6
 // to the positive values x and returns the candidates ordered by KS
 // distance, best first, each with its KS, Anderson-Darling and chi-square
 // tests; families that cannot be fitted come last with Err set and zero
-// tests, AIC and BIC. The generalized Pareto is fitted with location 0, the
+// tests, AIC and BIC. Degenerate fits (see [Candidate.Degenerate]) come
+// after the regular ones and before the failures. The generalized Pareto is fitted with location 0, the
 // hyper-exponential with two phases. An unknown name is an error.
 func Rank(x []float64, names []string, s *Settings) ([]Candidate, error) {
 	if names == nil {
@@ -98,6 +108,7 @@ func Rank(x []float64, names []string, s *Settings) ([]Candidate, error) {
 	out := make([]Candidate, 0, len(names))
 	sorted := append([]float64(nil), x...)
 	sort.Float64s(sorted)
+	constant := len(sorted) > 0 && sorted[0] == sorted[len(sorted)-1]
 	for _, name := range names {
 		c := Candidate{Name: name}
 		var err error
@@ -153,14 +164,84 @@ func Rank(x []float64, names []string, s *Settings) ([]Candidate, error) {
 			c.AD = stats.AndersonDarling(sorted, cdf)
 			c.ChiSquare = equiprobableChiSquare(sorted, cdf, c.Result.NumParameters)
 			c.AIC, c.BIC = c.Result.AIC(), c.Result.BIC()
+			c.Degenerate = degenerate(&c)
+			if constant {
+				c.Degenerate = fmt.Sprintf("constant sample: every value is %g", sorted[0])
+			}
+		}
+		if c.Err == nil {
+			dropNonFinite(&c)
 		}
 		out = append(out, c)
 	}
+	rank := func(c *Candidate) int {
+		switch {
+		case c.Err != nil:
+			return 2
+		case c.Degenerate != "":
+			return 1
+		}
+		return 0
+	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if (out[i].Err == nil) != (out[j].Err == nil) {
-			return out[i].Err == nil
+		if ri, rj := rank(&out[i]), rank(&out[j]); ri != rj {
+			return ri < rj
 		}
 		return out[i].KS.D < out[j].KS.D
 	})
 	return out, nil
+}
+
+// CollapsedShape is the Gamma shape above which a part of a hyper-gamma
+// mixture counts as collapsed onto one value: its coefficient of variation
+// 1/sqrt(shape) is below 1%. Such a part puts a spike on a value the
+// sample repeats (a wall-clock limit, a fixed size), and its likelihood
+// grows without bound as the spike narrows.
+const CollapsedShape = 1e4
+
+// degenerate returns why the fitted candidate c is degenerate, or "".
+func degenerate(c *Candidate) string {
+	r := c.Result
+	if xi, ok := c.Params["shape"]; ok && c.Name == "gpd" && xi <= -1 {
+		return fmt.Sprintf("shape %.3g <= -1: the likelihood is unbounded at the sample maximum", xi)
+	}
+	if !finite(r.LogLikelihood) || !finite(c.AIC) || !finite(c.BIC) {
+		return fmt.Sprintf("log-likelihood %v is not finite", r.LogLikelihood)
+	}
+	for k, v := range c.Params {
+		if !finite(v) {
+			return fmt.Sprintf("parameter %s = %v is not finite", k, v)
+		}
+	}
+	if !finite(c.KS.D) || !finite(c.AD.A2) || !finite(c.ChiSquare.Stat) {
+		return "goodness-of-fit statistic not finite"
+	}
+	switch c.Name {
+	case "hypergamma":
+		for _, k := range []string{"shape1", "shape2"} {
+			if c.Params[k] > CollapsedShape {
+				return fmt.Sprintf("mixture part collapsed onto one value (%s %.3g, coefficient of variation %.2g%%)",
+					k, c.Params[k], 100/math.Sqrt(c.Params[k]))
+			}
+		}
+	}
+	return ""
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// dropNonFinite zeroes c's statistics that are not finite and drops its
+// parameters that are not, so that c encodes as JSON.
+func dropNonFinite(c *Candidate) {
+	for _, p := range []*float64{&c.Result.LogLikelihood, &c.AIC, &c.BIC, &c.KS.D, &c.KS.PValue,
+		&c.AD.A2, &c.AD.PValue, &c.ChiSquare.Stat, &c.ChiSquare.PValue} {
+		if !finite(*p) {
+			*p = 0
+		}
+	}
+	for k, v := range c.Params {
+		if !finite(v) {
+			delete(c.Params, k)
+		}
+	}
 }

@@ -97,6 +97,13 @@ type Result struct {
 	Saturated int `json:"saturated"`
 	// Summary is each metric's distribution, in MetricNames order.
 	Summary []Dist `json:"summary"`
+	// LeftOut counts the log's jobs left out of every variant (the pools'
+	// Filtered: without user, runtime, processors or submit time, or
+	// partial-execution records); OriginalDropped the jobs the original's
+	// replay left out (without runtime, processors or submit time, or
+	// wider than the machine).
+	LeftOut         int `json:"jobs_left_out"`
+	OriginalDropped int `json:"original_dropped"`
 	// Params are the generator's parameters of variant 0.
 	Params resample.Params `json:"parameters"`
 	// Warnings say where the summary needs care: a saturated original,
@@ -159,9 +166,10 @@ func Run(parent context.Context, cfg Config) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			orig, origErr = original(ctx, cfg)
+			orig, res.OriginalDropped, origErr = original(ctx, cfg)
 		}()
 	}
+	res.LeftOut = cfg.Pools.Filtered
 feed:
 	for i := range cfg.Variants {
 		select {
@@ -229,22 +237,23 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 		weekStarts = w.WeekStarts()
 	}
 	m := measure(res, 0, sim.Time(pr.Duration), cfg.Tau, rare)
-	m.Saturated, m.Slope = resample.Saturated(resample.Outstanding(res, weekStarts))
+	m.Saturated, m.Slope = resample.SaturatedRun(res, weekStarts)
 	return m, pr, nil
 }
 
 // original replays the original log conventionally over its period.
-func original(ctx context.Context, cfg Config) (Metrics, error) {
+func original(ctx context.Context, cfg Config) (Metrics, int, error) {
 	p := cfg.Pools
-	res, _, err := sim.Simulate(ctx, p.Trace, cfg.Scheduler(), sim.Options{PrepareOptions: sim.PrepareOptions{
+	res, w, err := sim.Simulate(ctx, p.Trace, cfg.Scheduler(), sim.Options{PrepareOptions: sim.PrepareOptions{
 		Machine: sim.Machine{Procs: cfg.Procs}, Oversize: sim.OversizeDrop}})
 	if err != nil {
-		return Metrics{}, fmt.Errorf("original log: %w", err)
+		return Metrics{}, 0, fmt.Errorf("original log: %w", err)
 	}
+	dropped := w.Dropped + w.DroppedOversize
 	m := measure(res, sim.Time(p.Start), sim.Time(p.End)+1, cfg.Tau, nil)
 	weeks := p.WeekStarts(p.Weeks() + 1)
-	m.Saturated, m.Slope = resample.Saturated(resample.Outstanding(res, weeks))
-	return m, nil
+	m.Saturated, m.Slope = resample.SaturatedRun(res, weeks)
+	return m, dropped, nil
 }
 
 func (r *Result) summarize(noOrig bool) {

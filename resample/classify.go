@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -58,13 +56,30 @@ func ParseClass(s string) (Class, error) {
 type Period uint8
 
 const (
+	// PeriodAuto is PeriodHeader, except at an end where the header's
+	// period reaches more than trace.GapThreshold beyond the jobs (the
+	// header's start long before the first job, or its EndTime long after
+	// the last): that end is the submit's instead, so that the gap does not
+	// dilute the arrival rates and the default duration. The default.
+	PeriodAuto Period = iota
 	// PeriodHeader runs from relative time 0 (the header's UnixStartTime)
 	// to the header's EndTime, or the last submit when that is later or
-	// EndTime is missing (the default, our choice where the thesis leaves it open).
-	PeriodHeader Period = iota
+	// EndTime is missing (our choice where the thesis leaves it open).
+	PeriodHeader
 	// PeriodSubmits runs from the first submit to the last.
 	PeriodSubmits
 )
+
+// String names the period choice as the command line does.
+func (p Period) String() string {
+	switch p {
+	case PeriodHeader:
+		return "header"
+	case PeriodSubmits:
+		return "submits"
+	}
+	return "auto"
+}
 
 // ClassifyOptions control [Classify]. The zero value means the defaults of
 // our choice where the thesis leaves it open.
@@ -85,7 +100,7 @@ type ClassifyOptions struct {
 	// WeeksBySpan counts a user's weeks active as ceil(span / week) instead
 	// of the number of distinct weeks with a job (section 18.4 #18).
 	WeeksBySpan bool
-	// Period chooses the log's bounds; default PeriodHeader.
+	// Period chooses the log's bounds; default PeriodAuto.
 	Period Period
 	// Rare lists rare behaviours to move into the rare pool.
 	Rare []RarePeriod
@@ -134,6 +149,10 @@ type Pools struct {
 	Options ClassifyOptions
 	// Start and End bound the log period (relative seconds).
 	Start, End int64
+	// Gaps are the stretches without usable jobs longer than
+	// trace.GapThreshold at the ends of the header's period; with
+	// PeriodAuto, Start and End leave them out.
+	Gaps trace.Gaps
 	// LongTerm, Temporary, Discarded and Rare hold the users of each pool,
 	// by user ID (rare behaviours by user, then begin).
 	LongTerm, Temporary, Discarded, Rare []*User
@@ -173,6 +192,25 @@ func (p *Pools) Counts() map[Class]ClassCount {
 	return m
 }
 
+// PeriodText says which times bound the log: "header" (start and EndTime),
+// "submits" (first and last submit), or a mix for PeriodAuto
+// ("first submit to header end", "header start to last submit").
+func (p *Pools) PeriodText() string {
+	o := p.Options.Period
+	if o != PeriodAuto {
+		return o.String()
+	}
+	switch {
+	case p.Gaps.Lead > 0 && p.Gaps.Tail > 0:
+		return "submits"
+	case p.Gaps.Lead > 0:
+		return "first submit to header end"
+	case p.Gaps.Tail > 0:
+		return "header start to last submit"
+	}
+	return "header"
+}
+
 // Warnings returns notes on a classification that makes weak resampled
 // workloads, for the user to read: a log shorter than the long-term span
 // plus both boundary windows (few users can be long-term, and the windows
@@ -182,6 +220,15 @@ func (p *Pools) Warnings() []string {
 	var w []string
 	o := p.Options
 	c := p.Counts()
+	if p.Gaps.Any() {
+		switch o.Period {
+		case PeriodHeader:
+			w = append(w, p.Gaps.String()+": the log's length and arrival rates include the gap (--period header)")
+		case PeriodAuto:
+			w = append(w, fmt.Sprintf("%s: the log's period is %s, %.1f weeks, leaving the gap out (--period header keeps it)",
+				p.Gaps.String(), p.PeriodText(), float64(p.End-p.Start)/Week))
+		}
+	}
 	total := 0
 	for _, n := range c {
 		total += n.Jobs
@@ -233,9 +280,21 @@ func Classify(t *trace.Trace, opt ClassifyOptions) (*Pools, error) {
 	}
 	clk := t.Clock()
 	p.Start, p.End = first, last
-	if opt.Period == PeriodHeader {
-		p.Start = 0
-		p.End = max(last, headerEnd(t, clk))
+	hEnd, hasEnd := t.HeaderEnd()
+	p.Gaps = trace.DetectGaps(first, last, hEnd, hasEnd)
+	if !hasEnd {
+		hEnd = -1
+	}
+	switch opt.Period {
+	case PeriodHeader:
+		p.Start, p.End = 0, max(last, hEnd)
+	case PeriodAuto:
+		if p.Gaps.Lead == 0 {
+			p.Start = 0
+		}
+		if p.Gaps.Tail == 0 {
+			p.End = max(last, hEnd)
+		}
 	}
 	if span := p.End - p.Start; span <= opt.LongTermSpan {
 		return nil, &ShortLogError{Weeks: float64(span) / Week, Need: float64(opt.LongTermSpan) / Week}
@@ -262,19 +321,6 @@ func Classify(t *trace.Trace, opt ClassifyOptions) (*Pools, error) {
 		return nil, ErrEmptyPools
 	}
 	return p, nil
-}
-
-// headerEnd returns the header's EndTime as a relative time, or -1.
-func headerEnd(t *trace.Trace, clk *trace.Clock) int64 {
-	v, ok := t.Header.Get("EndTime")
-	if !ok {
-		return -1
-	}
-	tm, err := time.ParseInLocation("Mon Jan 2 15:04:05 MST 2006", strings.Join(strings.Fields(v), " "), clk.Loc)
-	if err != nil {
-		return -1
-	}
-	return tm.Unix() - clk.Start
 }
 
 // addUser splits one user's usable jobs into rare behaviours and the

@@ -74,7 +74,7 @@ func (w *Workload) paramsText() string {
 		pr.Duration, fmtFloat(pr.LoadFactor), pr.LongTerm, pr.InitialTemporary, pr.WeeklyRate, fmtFloat(pr.RBNPW), pr.LogWeeks, pr.CycleWeeks)
 	fmt.Fprintf(&b, " long_term_span=%d boundary=%d discard=%s weeks_active=%s period=%s week0_arrivals=%v inner_rate=%v",
 		o.LongTermSpan, o.Boundary, discardRule(o), map[bool]string{false: "distinct", true: "span"}[o.WeeksBySpan],
-		map[Period]string{PeriodHeader: "header", PeriodSubmits: "submits"}[o.Period], pr.WeekZeroArrivals, pr.InnerRate)
+		periodKey(w.Pools), pr.WeekZeroArrivals, pr.InnerRate)
 	if pr.AlignLongTerm {
 		b.WriteString(" align_long_term=true")
 	}
@@ -126,4 +126,13 @@ func Copies(h *swf.Header) (map[int32]CopyInfo, error) {
 		m[int32(nums[0])] = CopyInfo{ID: int32(nums[0]), User: int32(nums[1]), Class: c, Slot: int32(nums[2]), ShiftWeeks: int(nums[3])}
 	}
 	return m, nil
+}
+
+// periodKey names the period for the header's parameter line: the choice,
+// and for PeriodAuto the bounds it took, without spaces.
+func periodKey(p *Pools) string {
+	if p.Options.Period != PeriodAuto {
+		return p.Options.Period.String()
+	}
+	return "auto:" + strings.ReplaceAll(p.PeriodText(), " ", "_")
 }

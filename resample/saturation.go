@@ -35,6 +35,47 @@ func Outstanding(res *sim.Result, at []int64) []float64 {
 	return out
 }
 
+// Waiting returns, for each time in at, the number of jobs of res
+// submitted before it and not yet started: the queue, the part of
+// [Outstanding] that grows when a machine cannot keep up.
+func Waiting(res *sim.Result, at []int64) []float64 {
+	out := make([]float64, len(at))
+	sub := make([]int64, 0, len(res.Jobs))
+	start := make([]int64, 0, len(res.Jobs))
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		sub = append(sub, int64(o.Submit))
+		if o.Start >= 0 {
+			start = append(start, int64(o.Start))
+		}
+	}
+	slices.Sort(sub)
+	slices.Sort(start)
+	for k, t := range at {
+		arrived := sort.Search(len(sub), func(i int) bool { return sub[i] >= t })
+		started := sort.Search(len(start), func(i int) bool { return start[i] >= t })
+		out[k] = float64(max(0, arrived-started))
+	}
+	return out
+}
+
+// SaturatedRun applies the saturation detector to a simulated run sampled
+// at the times in at (week starts): the run is saturated when [Saturated]
+// flags its outstanding jobs and the queue grows too: the same detector's
+// slope on the waiting jobs ([Waiting]) is positive. Outstanding jobs also
+// grow when long jobs pile up running on a machine that has room for them;
+// a run whose queue never grows (the running minimum of its waiting jobs
+// stays flat, an idle machine) is not saturated. The slope returned is the
+// outstanding jobs'.
+func SaturatedRun(res *sim.Result, at []int64) (bool, float64) {
+	sat, slope := Saturated(Outstanding(res, at))
+	if !sat {
+		return false, slope
+	}
+	_, queue := Saturated(Waiting(res, at))
+	return queue > 0, slope
+}
+
 // SaturationSlope is the slope, in jobs per week, at or above which
 // [Saturated] declares a run saturated (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 6).
 const SaturationSlope = 1.0

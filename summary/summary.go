@@ -1,8 +1,11 @@
 package summary
 
 import (
+	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/hpcwl/hpcwl/trace"
 	"gonum.org/v1/gonum/stat"
@@ -42,30 +45,54 @@ func NewDist(xs []float64) Dist {
 
 // Summary holds the characterization of a trace. Times are in seconds.
 type Summary struct {
-	Name          string         `json:"name"`
-	SHA256        string         `json:"sha256,omitempty"`
-	Jobs          int            `json:"jobs"`
-	Users         int            `json:"users"`
-	Procs         int            `json:"procs"`
-	FirstSubmit   int64          `json:"first_submit"`
-	LastSubmit    int64          `json:"last_submit"`
-	PeriodStart   int64          `json:"period_start"` // min(0, first submit): the log's start
-	StartTime     string         `json:"start_time"`   // local wall-clock time of PeriodStart
-	EndTime       string         `json:"end_time"`     // local wall-clock time of the last submit
-	Days          float64        `json:"days"`         // (last submit - PeriodStart) / 86400
-	OfferedLoad   Float          `json:"offered_load"`
-	Utilization   Float          `json:"utilization"`
-	Runtime       Dist           `json:"runtime"`
-	Processors    Dist           `json:"processors"`
-	InterArrival  Dist           `json:"inter_arrival"`
-	RequestedTime Dist           `json:"requested_time"`
-	Accuracy      Dist           `json:"accuracy"` // runtime / requested time, jobs with both known
-	Serial        float64        `json:"serial_fraction"`
-	PowerOfTwo    float64        `json:"power_of_two_fraction"` // among parallel jobs (> 1 processor)
-	Estimates     EstimateFacts  `json:"estimates"`
-	Status        map[string]int `json:"status"`
+	Name        string  `json:"name"`
+	SHA256      string  `json:"sha256,omitempty"`
+	Jobs        int     `json:"jobs"`
+	Users       int     `json:"users"`
+	Procs       int     `json:"procs"`
+	FirstSubmit int64   `json:"first_submit"`
+	LastSubmit  int64   `json:"last_submit"`
+	PeriodStart int64   `json:"period_start"` // min(0, first submit): the log's start
+	StartTime   string  `json:"start_time"`   // local wall-clock time of PeriodStart
+	EndTime     string  `json:"end_time"`     // local wall-clock time of the last submit
+	Days        float64 `json:"days"`         // (last submit - PeriodStart) / 86400
+	// HeaderGaps are the stretches without jobs longer than
+	// trace.GapThreshold between the header's period and the jobs.
+	HeaderGaps trace.Gaps `json:"header_gaps"`
+	// LoadPeriod names the period of OfferedLoad and Utilization:
+	// "header start to last submit", or "first to last submit" when the
+	// header's start comes more than trace.GapThreshold before the first
+	// job (it would dilute them); LoadStart and LoadDays give it.
+	LoadPeriod string  `json:"load_period"`
+	LoadStart  int64   `json:"load_start"`
+	LoadDays   float64 `json:"load_days"`
+	// OfferedLoad is the processor time of the jobs over machine size x
+	// the load period. Utilization is the processor time that the log's own
+	// schedule places inside the load period over the same; NaN (n/a) when
+	// no job has a known start (every wait unknown).
+	OfferedLoad   Float         `json:"offered_load"`
+	Utilization   Float         `json:"utilization"`
+	Runtime       Dist          `json:"runtime"`
+	Processors    Dist          `json:"processors"`
+	InterArrival  Dist          `json:"inter_arrival"`
+	RequestedTime Dist          `json:"requested_time"`
+	Accuracy      Dist          `json:"accuracy"` // runtime / requested time, jobs with both known
+	Serial        float64       `json:"serial_fraction"`
+	PowerOfTwo    float64       `json:"power_of_two_fraction"` // among parallel jobs (> 1 processor)
+	Estimates     EstimateFacts `json:"estimates"`
+	// Status counts the jobs by status (field 11): completed, failed,
+	// cancelled, partial (2, 3 and 4) and unknown (-1), and each
+	// non-standard code N as "code_N".
+	Status map[string]int `json:"status"`
+	// ReadAsUnknown counts the values read as unknown although the file
+	// held another value (trace.Oddities).
+	ReadAsUnknown trace.Oddities `json:"read_as_unknown"`
 	Unknown       Unknowns       `json:"unknown"`
-	Talby         Variables      `json:"talby"`
+	// Unrunnable counts the jobs without a submit time, run time or
+	// processor count (trace.Job.Runnable): kept in the counts and
+	// inter-arrivals, left out of runtime, size and load figures.
+	Unrunnable int       `json:"unrunnable"`
+	Talby      Variables `json:"talby"`
 }
 
 // Unknowns counts jobs whose field is -1.
@@ -88,14 +115,17 @@ type EstimateFacts struct {
 	Normal float64 `json:"normal_fraction"`
 }
 
-// Of characterizes t. The period over which rates and loads are computed
-// runs from the log's start (relative time 0, the header's UnixStartTime) to
-// the last submit, the definition that reproduces the jobs per day of
-// Talby's Table 2 for logs whose first job comes days after the start. The machine size must be known for the loads; when it
+// Of characterizes t. The period over which rates (Days, Talby's JD) are
+// computed runs from the log's start (relative time 0, the header's
+// UnixStartTime) to the last submit, the definition that reproduces the jobs
+// per day of Talby's Table 2 for logs whose first job comes days after the
+// start. Loads use the same period unless the header's start comes more
+// than trace.GapThreshold before the first job; they then run from the
+// first submit (LoadPeriod says which). The machine size must be known for the loads; when it
 // is not, they are NaN.
 func Of(t *trace.Trace) *Summary {
 	s := &Summary{Name: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Users: t.NumUsers(), Procs: t.Procs,
-		Status: map[string]int{}}
+		Status: map[string]int{}, ReadAsUnknown: t.Oddities}
 	if t.Len() == 0 {
 		return s
 	}
@@ -105,8 +135,15 @@ func Of(t *trace.Trace) *Summary {
 	s.PeriodStart = min(0, s.FirstSubmit)
 	s.StartTime = clock.Time(s.PeriodStart).Format(layout)
 	s.EndTime = clock.Time(s.LastSubmit).Format(layout)
-	dur := float64(s.LastSubmit - s.PeriodStart)
-	s.Days = dur / 86400
+	s.Days = float64(s.LastSubmit-s.PeriodStart) / 86400
+	s.HeaderGaps = t.HeaderGaps()
+	s.LoadStart, s.LoadPeriod = s.PeriodStart, "header start to last submit"
+	if s.HeaderGaps.Lead > 0 {
+		s.LoadStart, s.LoadPeriod = s.FirstSubmit, "first to last submit"
+	}
+	dur := float64(s.LastSubmit - s.LoadStart)
+	s.LoadDays = dur / 86400
+	scheduled := 0
 
 	var run, procs, req, acc, inter []float64
 	var area, used float64
@@ -118,6 +155,9 @@ func Of(t *trace.Trace) *Summary {
 		s.Status[statusName(j.Status)]++
 		p := j.Processors()
 		countUnknown(&s.Unknown, j, p)
+		if !j.Runnable() {
+			s.Unrunnable++
+		}
 		if j.Runtime >= 0 {
 			run = append(run, float64(j.Runtime))
 		}
@@ -140,7 +180,10 @@ func Of(t *trace.Trace) *Summary {
 			}
 		}
 		area += j.Area()
-		used += clippedArea(j, s.PeriodStart, s.LastSubmit)
+		used += clippedArea(j, s.LoadStart, s.LastSubmit)
+		if j.Start() >= 0 {
+			scheduled++
+		}
 	}
 	sort.Slice(submits, func(a, b int) bool { return submits[a] < submits[b] })
 	for i := 1; i < len(submits); i++ {
@@ -156,7 +199,9 @@ func Of(t *trace.Trace) *Summary {
 	s.OfferedLoad, s.Utilization = Float(math.NaN()), Float(math.NaN())
 	if t.Procs > 0 && dur > 0 {
 		s.OfferedLoad = Float(area / (float64(t.Procs) * dur))
-		s.Utilization = Float(used / (float64(t.Procs) * dur))
+		if scheduled > 0 {
+			s.Utilization = Float(used / (float64(t.Procs) * dur))
+		}
 	}
 	s.Talby = talbyVariables(t, s, procs, run, inter)
 	s.Runtime = NewDist(run)
@@ -233,5 +278,37 @@ func statusName(s int32) string {
 	case -1:
 		return "unknown"
 	}
-	return "other"
+	return fmt.Sprintf("code_%d", s)
+}
+
+// StatusNames are the names [Summary.Status] always uses, in the order
+// [Summary.StatusCounts] lists them.
+var StatusNames = []string{"completed", "failed", "cancelled", "partial", "unknown"}
+
+// StatusCounts lists the status counts for printing: the standard names of
+// [StatusNames] (zero counts included), then every other code seen
+// ("code_N"), in increasing order of N.
+func (s *Summary) StatusCounts() []StatusCount {
+	out := make([]StatusCount, 0, len(s.Status))
+	for _, n := range StatusNames {
+		out = append(out, StatusCount{n, s.Status[n]})
+	}
+	var other []StatusCount
+	for n, c := range s.Status {
+		if strings.HasPrefix(n, "code_") {
+			other = append(other, StatusCount{n, c})
+		}
+	}
+	sort.Slice(other, func(a, b int) bool {
+		x, _ := strconv.Atoi(strings.TrimPrefix(other[a].Name, "code_"))
+		y, _ := strconv.Atoi(strings.TrimPrefix(other[b].Name, "code_"))
+		return x < y
+	})
+	return append(out, other...)
+}
+
+// StatusCount is one entry of [Summary.StatusCounts].
+type StatusCount struct {
+	Name  string // a standard name or "code_N"
+	Count int
 }

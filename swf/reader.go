@@ -15,6 +15,13 @@ import (
 type Reader struct {
 	// Name is the file name used in error messages.
 	Name string
+	// Lenient makes the reader accept values outside a field's documented
+	// range in otherwise well-formed records: a value below -1 in any field
+	// but the think time (a status of -4, a negative run time) is read as -1
+	// (unknown) and counted in [Reader.Replaced] instead of failing with
+	// [ErrNegative]. Malformed records (wrong field count, text where a
+	// number belongs, fractions in integer fields) fail in both modes.
+	Lenient bool
 
 	br         *bufio.Reader
 	line       int
@@ -24,7 +31,12 @@ type Reader struct {
 	pendingNo  int
 	sawAny     bool
 	buf        []byte
+	replaced   [NumFields]int
 }
+
+// Replaced returns, per field (index i for field i+1), how many values the
+// lenient mode replaced by -1 so far. It is all zeros in strict mode.
+func (r *Reader) Replaced() [NumFields]int { return r.replaced }
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
@@ -190,7 +202,11 @@ func (r *Reader) parseJob(ln []byte, lineNo int) (Job, error) {
 					v = -v
 				}
 				if v < -1 && !negativeAllowed(n) {
-					return Job{}, r.errorf(lineNo, n+1, string(ln[start:i]), ErrNegative)
+					if !r.Lenient {
+						return Job{}, r.errorf(lineNo, n+1, string(ln[start:i]), ErrNegative)
+					}
+					v = Unknown
+					r.replaced[n]++
 				}
 				iv[n] = v
 				if floatField(n) {
@@ -223,7 +239,11 @@ func (r *Reader) parseJob(ln []byte, lineNo int) (Job, error) {
 		case !floatField(n) && f != float64(int64(f)):
 			return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNotInteger)
 		case f < -1 && !negativeAllowed(n):
-			return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNegative)
+			if !r.Lenient {
+				return Job{}, r.errorf(lineNo, n+1, string(tok), ErrNegative)
+			}
+			f = Unknown
+			r.replaced[n]++
 		}
 		iv[n], fv[n] = int64(f), f
 		n++

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -89,6 +90,10 @@ func (j *Job) SWF() swf.Job {
 	}
 }
 
+// ErrOutOfRange is wrapped by [FromSWF]'s errors about values too large for
+// a 32-bit field.
+var ErrOutOfRange = errors.New("value out of range")
+
 // FromSWF converts an SWF record. It fails when a field stored in 32 bits
 // (processor counts, user, group, executable, queue, partition, preceding
 // job, status) is out of range; the error names the field.
@@ -100,8 +105,8 @@ func FromSWF(s *swf.Job) (Job, error) {
 		{s.App, 14}, {s.Queue, 15}, {s.Partition, 16}, {s.Preceding, 17}}
 	for _, f := range small {
 		if f.v > math.MaxInt32 || f.v < math.MinInt32 {
-			return Job{}, fmt.Errorf("field %d (%s): %d: value out of range (at most %d)",
-				f.field, swf.FieldNames[f.field-1], f.v, math.MaxInt32)
+			return Job{}, fmt.Errorf("field %d (%s): %d: %w (at most %d)",
+				f.field, swf.FieldNames[f.field-1], f.v, ErrOutOfRange, math.MaxInt32)
 		}
 	}
 	return Job{
@@ -112,4 +117,13 @@ func FromSWF(s *swf.Job) (Job, error) {
 		Group: int32(s.Group), App: int32(s.App), Queue: int32(s.Queue),
 		Partition: int32(s.Partition), Preceding: int32(s.Preceding), Status: int32(s.Status),
 	}, nil
+}
+
+// Runnable reports whether the job can be run or resampled: its submit
+// time, run time and processor count (allocated, else requested) are
+// known. The rule every command follows (README, "Jobs left out"): a job
+// that is not runnable is kept where only its arrival and user matter and
+// left out, with a count, of whatever needs the missing field.
+func (j *Job) Runnable() bool {
+	return j.Submit >= 0 && j.Runtime >= 0 && j.Processors() > 0
 }

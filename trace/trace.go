@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 
@@ -29,12 +30,22 @@ type Trace struct {
 	// SHA256 is the hex SHA-256 of the file's bytes as read (compressed if
 	// it was), or "" when the trace was not loaded from a file.
 	SHA256 string
+	// Oddities counts the values read as unknown although the file held
+	// another value (out-of-range values in lenient mode, requested times
+	// at integer limits).
+	Oddities Oddities
 }
 
 // Options control [Load] and [Read].
 type Options struct {
 	// Procs overrides the machine size from the header when > 0.
 	Procs int
+	// Lenient reads values outside an SWF field's documented range in
+	// otherwise well-formed records as -1 (unknown) instead of failing (see
+	// [swf.Reader.Lenient]; values too large for the 32-bit fields count
+	// too). The replacements are counted in [Trace.Oddities] and recorded in
+	// a header note. Malformed records fail in both modes.
+	Lenient bool
 }
 
 // ErrNoMachineSize is returned by [Trace.MachineSize] when neither the
@@ -100,8 +111,14 @@ type readCloser struct {
 	io.Closer
 }
 
-// Read reads all jobs from r into a trace.
+// Read reads all jobs from r into a trace. Requested times at or above
+// [ReqTimeLimit] are read as unknown; with opt.Lenient, out-of-range values
+// are too. Either is counted in the trace's Oddities and recorded in a
+// header note ("on reading: ...").
 func Read(r *swf.Reader, opt Options) (*Trace, error) {
+	if opt.Lenient {
+		r.Lenient = true
+	}
 	hdr, err := r.Header()
 	if err != nil {
 		return nil, err
@@ -118,13 +135,35 @@ func Read(r *swf.Reader, opt Options) (*Trace, error) {
 		if err != nil {
 			return nil, err
 		}
+		if opt.Lenient {
+			for _, f := range []struct {
+				v     *int64
+				field int
+			}{{&sj.Procs, 5}, {&sj.ReqProcs, 8}, {&sj.Status, 11}, {&sj.User, 12}, {&sj.Group, 13},
+				{&sj.App, 14}, {&sj.Queue, 15}, {&sj.Partition, 16}, {&sj.Preceding, 17}} {
+				if *f.v > math.MaxInt32 {
+					*f.v = swf.Unknown
+					t.Oddities.addOutOfRange(f.field, 1)
+				}
+			}
+		}
+		if sj.ReqTime >= ReqTimeLimit {
+			sj.ReqTime = swf.Unknown
+			t.Oddities.ReqTimeAtLimit++
+		}
 		j, err := FromSWF(&sj)
 		if err != nil {
 			return nil, &swf.ParseError{File: r.Name, Line: r.Line(), Err: err}
 		}
 		t.Jobs = append(t.Jobs, j)
 	}
+	for i, n := range r.Replaced() {
+		t.Oddities.addOutOfRange(i+1, n)
+	}
 	t.Header = *hdr
+	if t.Oddities.Any() {
+		t.Header.AddNote("on reading: " + t.Oddities.String())
+	}
 	t.setProcs(opt)
 	return t, nil
 }
@@ -212,6 +251,17 @@ func (t *Trace) WriteSWF(w io.Writer) error {
 		}
 	}
 	return sw.Flush()
+}
+
+// Unrunnable counts the jobs that are not [Job.Runnable].
+func (t *Trace) Unrunnable() int {
+	n := 0
+	for i := range t.Jobs {
+		if !t.Jobs[i].Runnable() {
+			n++
+		}
+	}
+	return n
 }
 
 // Check returns warnings about the order and identity of t's jobs, which

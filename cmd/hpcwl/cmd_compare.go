@@ -90,15 +90,19 @@ a copy that spans two segments counts in both.` + exitStatusHelp,
 
 // workloadAnalysis holds the analyses of one workload.
 type workloadAnalysis struct {
-	Name      string                    `json:"name"`
-	Jobs      int                       `json:"jobs"`
-	Users     int                       `json:"users"`
-	PerUser   map[string][]float64      `json:"per_user,omitempty"`
-	Quartiles map[string][3]float64     `json:"per_user_quartiles"`
-	Stack     map[string]locality.Depth `json:"stack_depth"`
-	Bins      map[string]locality.Bins  `json:"daily_bins"`
-	Hurst     locality.HurstResult      `json:"hurst"`
-	HurstRS   stats.HurstEstimate       `json:"hurst_stats_rs"`
+	Name  string `json:"name"`
+	Jobs  int    `json:"jobs"`
+	Users int    `json:"users"`
+	// Unrunnable counts the jobs without runtime or processors: kept in
+	// the arrivals and per-user counts, left out of work and of the stack
+	// depth and daily bins of the missing attribute.
+	Unrunnable int                       `json:"unrunnable"`
+	PerUser    map[string][]float64      `json:"per_user,omitempty"`
+	Quartiles  map[string][3]float64     `json:"per_user_quartiles"`
+	Stack      map[string]locality.Depth `json:"stack_depth"`
+	Bins       map[string]locality.Bins  `json:"daily_bins"`
+	Hurst      locality.HurstResult      `json:"hurst"`
+	HurstRS    stats.HurstEstimate       `json:"hurst_stats_rs"`
 }
 
 // compareReport is the JSON form of `hpcwl compare`.
@@ -140,7 +144,7 @@ func analyse(name string, ao analysisOptions) (*workloadAnalysis, *trace.Trace, 
 // analyseTrace analyses t, sorted by submit time.
 func analyseTrace(name string, t *trace.Trace, ao analysisOptions) (*workloadAnalysis, error) {
 	var err error
-	a := &workloadAnalysis{Name: name, Jobs: t.Len(), Quartiles: map[string][3]float64{},
+	a := &workloadAnalysis{Name: name, Jobs: t.Len(), Unrunnable: t.Unrunnable(), Quartiles: map[string][3]float64{},
 		Stack: map[string]locality.Depth{}, Bins: map[string]locality.Bins{}}
 	if a.PerUser, err = locality.Users(t); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -269,6 +273,9 @@ func printCompare(w io.Writer, r *compareReport) error {
 	fmt.Fprintf(tw, "workload\t%s\t%s\t\n", o.Name, s.Name)
 	fmt.Fprintf(tw, "jobs\t%d\t%d\t\n", o.Jobs, s.Jobs)
 	fmt.Fprintf(tw, "users\t%d\t%d\t\n", o.Users, s.Users)
+	if o.Unrunnable+s.Unrunnable > 0 {
+		fmt.Fprintf(tw, "without runtime or processors\t%d\t%d\t\n", o.Unrunnable, s.Unrunnable)
+	}
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "per user (quartiles)\toriginal\tresampled\tKS distance\t\n")
 	for _, k := range locality.UserMetrics {
@@ -313,6 +320,7 @@ func printSegments(w io.Writer, r *compareReport) error {
 	fmt.Fprintln(tw)
 	row("jobs", func(a *workloadAnalysis) string { return strconv.Itoa(a.Jobs) })
 	row("users", func(a *workloadAnalysis) string { return strconv.Itoa(a.Users) })
+	row("without runtime or processors", func(a *workloadAnalysis) string { return strconv.Itoa(a.Unrunnable) })
 	for _, k := range locality.UserMetrics {
 		row("median "+k, func(a *workloadAnalysis) string { return g(a.Quartiles[k][1]) })
 	}

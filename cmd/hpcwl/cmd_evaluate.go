@@ -251,7 +251,13 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 
 // evaluateColumn is one column of the comparison.
 type evaluateColumn struct {
+	// Metrics is nil in the recorded column when the log records no
+	// schedule (every wait unknown): its figures are unknown, not zero.
 	Metrics *metrics.Summary `json:"metrics"`
+	// LeftOut counts, in the recorded column, the jobs without a recorded
+	// schedule (wait, runtime or processor count unknown), left out of its
+	// metrics.
+	LeftOut int `json:"left_out,omitempty"`
 	// Rejected counts the jobs left out of the column: Incomplete those
 	// without a runtime, processor count or submit time (in every column,
 	// by the same rule), TooWide those wider than the column's machine
@@ -407,13 +413,18 @@ func describeChange(o *evaluateOptions) string {
 
 func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions, change string) (*evaluateReport, error) {
 	mo := metrics.Options{Clock: t.Clock(), NoGroups: true}
-	rec, err := metrics.Compute(recordedResult(t), mo)
-	if err != nil {
-		return nil, err
+	recRes := recordedResult(t)
+	var rec *metrics.Summary
+	if len(recRes.Jobs) > 0 {
+		var err error
+		if rec, err = metrics.Compute(recRes, mo); err != nil {
+			return nil, err
+		}
 	}
 	rep := &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
 		Scheduler: strings.ToLower(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
-		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed, Recorded: evaluateColumn{Metrics: rec}}
+		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed,
+		Recorded: evaluateColumn{Metrics: rec, LeftOut: t.Len() - len(recRes.Jobs)}}
 	for i := range t.Jobs {
 		// The rule of sim.Prepare's Dropped, applied to the recorded log.
 		if j := &t.Jobs[i]; j.Processors() <= 0 || j.Runtime < 0 || j.Submit < 0 {
@@ -477,8 +488,24 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 		fmt.Fprintf(w, "prefix %s: the first %d of %d jobs, submitted over %.2f days\n", p.Spec, r.Jobs, p.LogJobs, p.SpanDays)
 	}
 	fmt.Fprintf(w, "machine %d processors (recorded %d), node speed %v, scheduler %s\n", r.Procs, r.TraceProcs, r.Speed, r.Scheduler)
-	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction\n\n", fb.Users, fb.Sessions, fb.Reduction)
+	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction\n", fb.Users, fb.Sessions, fb.Reduction)
+	switch {
+	case r.Recorded.Metrics == nil:
+		fmt.Fprintf(w, "recorded: the log records no schedule (no job has a known wait, runtime and processor count): n/a\n")
+	case r.Recorded.LeftOut > r.Recorded.Incomplete:
+		fmt.Fprintf(w, "recorded: %d jobs without a recorded wait left out of its metrics\n", r.Recorded.LeftOut-r.Recorded.Incomplete)
+	}
+	fmt.Fprintln(w)
 	cols := []*evaluateColumn{&r.Recorded, &r.Rigid, &r.Feedback}
+	// metric rows print n/a where the column's metrics are unknown.
+	metric := func(f func(c *evaluateColumn) string) func(c *evaluateColumn) string {
+		return func(c *evaluateColumn) string {
+			if c.Metrics == nil {
+				return "n/a"
+			}
+			return f(c)
+		}
+	}
 	row := func(name string, f func(c *evaluateColumn) string) {
 		fmt.Fprintf(tw, "%-34s", name)
 		for _, c := range cols {
@@ -489,19 +516,19 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	days := func(s float64) string { return strconv.FormatFloat(s/86400, 'f', 2, 64) }
 	num := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
 	fmt.Fprintf(tw, "%-34s\trecorded\trigid\tfeedback\t\n", "")
-	row("jobs run", func(c *evaluateColumn) string { return strconv.Itoa(c.Metrics.Jobs) })
+	row("jobs run", metric(func(c *evaluateColumn) string { return strconv.Itoa(c.Metrics.Jobs) }))
 	row("jobs rejected: no runtime or size", func(c *evaluateColumn) string { return strconv.Itoa(c.Incomplete) })
 	row("jobs rejected: wider than machine", func(c *evaluateColumn) string { return strconv.Itoa(c.TooWide) })
-	row("makespan (days)", func(c *evaluateColumn) string { return days(float64(c.Metrics.Makespan)) })
-	row("wait mean (days)", func(c *evaluateColumn) string { return days(c.Metrics.Wait.Mean) })
-	row("wait mean", func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Mean) })
-	row("wait median", func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Median) })
-	row("wait max (days)", func(c *evaluateColumn) string { return days(c.Metrics.Wait.Max) })
-	row("slowdown mean", func(c *evaluateColumn) string { return num(c.Metrics.Slowdown.Mean, 1) })
-	row("bounded slowdown mean", func(c *evaluateColumn) string { return num(c.Metrics.BoundedSlowdown.Mean, 2) })
-	row("utilization", func(c *evaluateColumn) string { return num(100*c.Metrics.Utilization, 1) + "%" })
-	row("throughput (jobs/week)", func(c *evaluateColumn) string { return num(c.Metrics.Throughput, 1) })
-	row("queue length mean", func(c *evaluateColumn) string { return num(c.Metrics.QueueMean, 1) })
+	row("makespan (days)", metric(func(c *evaluateColumn) string { return days(float64(c.Metrics.Makespan)) }))
+	row("wait mean (days)", metric(func(c *evaluateColumn) string { return days(c.Metrics.Wait.Mean) }))
+	row("wait mean", metric(func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Mean) }))
+	row("wait median", metric(func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Median) }))
+	row("wait max (days)", metric(func(c *evaluateColumn) string { return days(c.Metrics.Wait.Max) }))
+	row("slowdown mean", metric(func(c *evaluateColumn) string { return num(c.Metrics.Slowdown.Mean, 1) }))
+	row("bounded slowdown mean", metric(func(c *evaluateColumn) string { return num(c.Metrics.BoundedSlowdown.Mean, 2) }))
+	row("utilization", metric(func(c *evaluateColumn) string { return num(100*c.Metrics.Utilization, 1) + "%" }))
+	row("throughput (jobs/week)", metric(func(c *evaluateColumn) string { return num(c.Metrics.Throughput, 1) }))
+	row("queue length mean", metric(func(c *evaluateColumn) string { return num(c.Metrics.QueueMean, 1) }))
 	lat := func(f func(l *feedback.Lateness) string, rigid string) func(c *evaluateColumn) string {
 		return func(c *evaluateColumn) string {
 			switch {

@@ -36,7 +36,10 @@ inter-arrival time and requested time of a log, and ranks them by their
 Kolmogorov-Smirnov distance; the Anderson-Darling statistic A², a chi-square
 test on bins of equal model probability (statistic/degrees of freedom), AIC
 and BIC are shown as well. Only positive
-values are fitted.
+values are fitted. Degenerate fits (a constant variable, an infinite or NaN
+likelihood, a generalized Pareto of shape <= -1, a mixture part collapsed
+onto one repeated value) are reported as such and ranked last, before the
+families that could not be fitted.
 
 "hpcwl fit lublin TRACE" fits the Lublin-Feitelson model instead.` + exitStatusHelp,
 		Example: `  hpcwl fit builtin:KTH-SP2
@@ -153,6 +156,11 @@ func printFit(w io.Writer, rep *fitReport) error {
 			}
 			if c.Error != "" {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\t\t\t\t\t\tnot fitted: %s\n", name, v.N, i+1, c.Name, c.Error)
+				continue
+			}
+			if c.Degenerate != "" {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\t\t\t\t\t\tdegenerate: %s; %s\n", name, v.N, i+1, c.Name,
+					c.Degenerate, formatParams(c.Params))
 				continue
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%.4f\t%.3g\t%.4g\t%s\t%.0f\t%.0f\t%s\n", name, v.N, i+1, c.Name,
@@ -352,12 +360,28 @@ func printFitLublin(w io.Writer, r *fitLublinReport) error {
 // prefix names the class in typed mode.
 func printLublinClass(tw io.Writer, prefix string, p lublin.TypeParams, rep *lublin.FitReport) {
 	s, rt, a := rep.Sizes, rep.Runtimes, rep.Arrivals
+	// v formats a parameter, or says it is implausible (the reason follows).
+	v := func(key string, x float64, format string) string {
+		if _, bad := rep.Implausible[key]; bad {
+			return "implausible"
+		}
+		return fmt.Sprintf(format, x)
+	}
 	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f\n",
 		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD)
-	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %.3f b1 %.3f a2 %.3f b2 %.3f  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
-		prefix, p.A1, p.B1, p.A2, p.B2, p.PA, p.PB, rt.ModelD)
-	fmt.Fprintf(tw, "%sarrivals\tpeak Gamma a %.3f b %.3f  ARAR %.3f  daily cycle a %.3f b %.3f\tKS D %.3f (peak), %.3f (daily)\n",
-		prefix, p.AArr, p.BArr, p.ARAR, p.ANum, p.BNum, a.PeakD, a.DailyD)
+	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %s b1 %s a2 %s b2 %s  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
+		prefix, v("a1", p.A1, "%.3f"), v("b1", p.B1, "%.3f"), v("a2", p.A2, "%.3f"), v("b2", p.B2, "%.3f"), p.PA, p.PB, rt.ModelD)
+	fmt.Fprintf(tw, "%sarrivals\tpeak Gamma a %s b %s  ARAR %s  daily cycle a %s b %s\tKS D %.3f (peak), %.3f (daily)\n",
+		prefix, v("a_arr", p.AArr, "%.3f"), v("b_arr", p.BArr, "%.3f"), v("arar", p.ARAR, "%.3f"),
+		v("a_num", p.ANum, "%.3f"), v("b_num", p.BNum, "%.3f"), a.PeakD, a.DailyD)
+	keys := make([]string, 0, len(rep.Implausible))
+	for k := range rep.Implausible {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%swarning\timplausible %s: %s; do not generate from this fit as it is\n", prefix, k, rep.Implausible[k])
+	}
 	if prefix == "" || prefix == "whole " {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(tw, "note\t%s\n", n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/hpcwl/hpcwl/internal/version"
@@ -20,7 +21,7 @@ type infoOptions struct {
 	json  bool
 }
 
-func newInfoCommand(stdout, _ io.Writer) *cobra.Command {
+func newInfoCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts infoOptions
 	cmd := &cobra.Command{
 		Use:   "info TRACE",
@@ -33,15 +34,18 @@ Talby's thesis (Tables 2 and 3: JD, RL, CL, UJ, EJ, medians and 90% intervals).
 
 Offered load is the sum of runtime x processors over machine size x period,
 the period running from the log's start (its UnixStartTime, relative time 0) to
-the last submit. Utilization counts only
+the last submit. When the header's start comes more than 28 days before the
+first job (or its EndTime more than 28 days after the last), the gap is
+reported and the loads use the submit span (first to last submit) instead;
+"load period" says which period they use. Utilization counts only
 the processor time that the log's own schedule (submit + wait .. + runtime)
-places inside that period.` + exitStatusHelp,
+places inside that period; it is n/a when every wait is unknown.` + exitStatusHelp,
 		Example: `  hpcwl info builtin:KTH-SP2
   hpcwl info --json CTC-SP2-1996-3.1-cln.swf.gz
   hpcwl info --procs 430 CTC-SP2-1996-3.1-cln.swf.gz`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runInfo(cmd.Context(), opts, args[0], stdout)
+			return runInfo(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
@@ -55,7 +59,7 @@ type infoReport struct {
 	*summary.Summary
 }
 
-func runInfo(_ context.Context, opts infoOptions, name string, stdout io.Writer) error {
+func runInfo(_ context.Context, opts infoOptions, name string, stdout, stderr io.Writer) error {
 	t, err := opts.trace.load(name)
 	if err != nil {
 		return err
@@ -64,6 +68,9 @@ func runInfo(_ context.Context, opts infoOptions, name string, stdout io.Writer)
 		return fmt.Errorf("%s: the log holds no jobs", name)
 	}
 	s := summary.Of(t)
+	if s.HeaderGaps.Any() {
+		fmt.Fprintf(stderr, "warning: %s: %s; loads use the %s\n", name, s.HeaderGaps.String(), s.LoadPeriod)
+	}
 	if opts.json {
 		return writeJSON(stdout, infoReport{Version: version.String(), Summary: s})
 	}
@@ -82,12 +89,36 @@ func printInfo(w io.Writer, s *summary.Summary) error {
 	} else {
 		p("machine\tunknown (pass --procs N)")
 	}
+	if s.HeaderGaps.Any() {
+		p("header gaps\t%s", s.HeaderGaps.String())
+	}
+	p("load period\t%s (%.1f days)", s.LoadPeriod, s.LoadDays)
 	p("offered load\t%s", pct(float64(s.OfferedLoad)))
-	p("utilization\t%s", pct(float64(s.Utilization)))
+	util := pct(float64(s.Utilization))
+	if math.IsNaN(float64(s.Utilization)) && s.Procs > 0 {
+		util += " (no recorded schedule: every wait unknown)"
+	}
+	p("utilization\t%s", util)
 	p("serial jobs\t%s", pct(s.Serial))
 	p("power-of-two\t%s of parallel jobs", pct(s.PowerOfTwo))
-	p("status\tcompleted %d, failed %d, cancelled %d, partial %d, unknown %d",
-		s.Status["completed"], s.Status["failed"], s.Status["cancelled"], s.Status["partial"], s.Status["unknown"])
+	var st, other []string
+	for _, c := range s.StatusCounts() {
+		if code, ok := strings.CutPrefix(c.Name, "code_"); ok {
+			other = append(other, fmt.Sprintf("%s: %d", code, c.Count))
+		} else {
+			st = append(st, fmt.Sprintf("%s %d", c.Name, c.Count))
+		}
+	}
+	if len(other) > 0 {
+		st[len(st)-1] += "; other codes " + strings.Join(other, ", ")
+	}
+	p("status\t%s", strings.Join(st, ", "))
+	if s.Unrunnable > 0 {
+		p("unrunnable\t%d jobs without runtime or processors: kept in counts and inter-arrivals, left out of runtime, size and load figures", s.Unrunnable)
+	}
+	if s.ReadAsUnknown.Any() {
+		p("read as unknown\t%s", s.ReadAsUnknown.String())
+	}
 	if s.Estimates.Jobs > 0 {
 		p("estimates\t%d jobs: %s failed early, %s reached the estimate, %s normal",
 			s.Estimates.Jobs, pct(s.Estimates.Failed), pct(s.Estimates.Killed), pct(s.Estimates.Normal))

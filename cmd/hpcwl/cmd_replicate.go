@@ -391,6 +391,10 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 	}
 	fmt.Fprintf(w, "%s: %d variants (%s, %s), %d processors, seed %d, %.1f weeks each, load factor %v; %d saturated\n",
 		r.Input, len(r.Variants), mode, r.Scheduler, r.Procs, r.Seed, float64(r.Params.Duration)/(7*86400), r.Params.LoadFactor, r.Saturated)
+	if r.LeftOut+r.OriginalDropped > 0 {
+		fmt.Fprintf(w, "left out: %d jobs of the log from the variants (without user, runtime, processors or submit time, or partial), "+
+			"%d from the original's replay (without runtime, processors or submit time, or too wide)\n", r.LeftOut, r.OriginalDropped)
+	}
 	for _, s := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", s)
 	}

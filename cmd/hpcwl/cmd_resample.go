@@ -56,7 +56,8 @@ func (f *poolFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.boundary, "boundary", "4w", "temporary users active only this close to either end of the log are discarded")
 	fl.StringVar(&f.discard, "discard", "inside", "boundary rule: inside (whole activity inside a boundary window), touch (activity touches one), none")
 	fl.StringVar(&f.weeksActive, "weeks-active", "distinct", "a user's weeks active: distinct (weeks with a job) or span (ceil(span/week))")
-	fl.StringVar(&f.period, "period", "header", "log period: header (time 0 to EndTime) or submits (first to last submit)")
+	fl.StringVar(&f.period, "period", "auto", "log period: header (time 0 to EndTime), submits (first to last submit), "+
+		"or auto: header, but an end more than 28 days away from the jobs is the submit's")
 	fl.BoolVar(&f.week0, "week0-arrivals", false, "also draw weekly temporary arrivals in week 0")
 	fl.BoolVar(&f.innerRate, "inner-rate", false, "weekly arrival rate over the weeks between the boundary windows")
 	fl.BoolVar(&f.alignLT, "align-long-term", false, "start every long-term user at one common random week, keeping the log's relative timing of long-term users (a diagnostic; not the thesis's method)")
@@ -89,11 +90,13 @@ func (f *poolFlags) classifyOptions() (resample.ClassifyOptions, error) {
 		return o, usagef("unknown --weeks-active %q; valid: distinct, span", f.weeksActive)
 	}
 	switch f.period {
+	case "auto":
 	case "header":
+		o.Period = resample.PeriodHeader
 	case "submits":
 		o.Period = resample.PeriodSubmits
 	default:
-		return o, usagef("unknown --period %q; valid: header, submits", f.period)
+		return o, usagef("unknown --period %q; valid: auto, header, submits", f.period)
 	}
 	for _, s := range f.rare {
 		r, err := resample.ParseRarePeriod(s)

@@ -89,6 +89,9 @@ type sessionsReport struct {
 	Stats        *session.Stats      `json:"sessions"`
 	SessionGraph *session.GraphStats `json:"session_graph"`
 	BatchGraph   *session.GraphStats `json:"batch_graph"`
+	// Unrunnable counts the jobs without runtime or processors; they are
+	// kept (a job without runtime ends at its submit time).
+	Unrunnable int `json:"unrunnable"`
 }
 
 // sessionOptionsFromFlags parses --method, --threshold and --cut.
@@ -143,7 +146,7 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, s
 	}
 	sg, bg := session.SessionGraph(p, red), session.BatchGraph(p, red)
 	rep := sessionsReport{Version: version.String(), Trace: name, SHA256: t.SHA256, Reduction: red.String(),
-		Stats: p.Stats(), SessionGraph: sg.Stats(opts.perUser), BatchGraph: bg.Stats(false)}
+		Stats: p.Stats(), SessionGraph: sg.Stats(opts.perUser), BatchGraph: bg.Stats(false), Unrunnable: t.Unrunnable()}
 	if opts.swfOut != "" {
 		out := annotated(t, bg, so, red)
 		write := stamped(out).WriteSWF
@@ -186,7 +189,10 @@ func printSessions(w io.Writer, r *sessionsReport) error {
 	p("batches\t%d (%.3f jobs per batch; %.1f%% hold one job)", s.Batches, s.JobsPerBatch, 100*s.SingleJobBatches)
 	p("sessions\t%d (%.3f batches, %.3f jobs per session; %.1f%% hold one job)", s.Sessions, s.BatchesPerSession, s.JobsPerSession, 100*s.SingleJobSessions)
 	if s.EstimatedEnds > 0 {
-		p("estimated ends\t%d jobs without a wait time: end = submit + runtime", s.EstimatedEnds)
+		p("estimated ends\t%d jobs without a wait or runtime: end = submit + runtime (submit when the runtime is unknown)", s.EstimatedEnds)
+	}
+	if r.Unrunnable > 0 {
+		p("unrunnable\t%d jobs without runtime or processors, kept", r.Unrunnable)
 	}
 	p("")
 	p("\tmedian\tp90\tp99\tmax")

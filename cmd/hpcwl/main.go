@@ -22,7 +22,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +32,7 @@ import (
 
 	_ "time/tzdata" // the logs' time zones must resolve on machines without zoneinfo
 
+	"github.com/hpcwl/hpcwl/internal/jsonsafe"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -191,6 +191,11 @@ tables are written as Parquet when the output name ends in .parquet.` + exitStat
 	root.SetVersionTemplate("hpcwl {{.Version}} (" + runtime.Version() + ")\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	reading = readSettings{}
+	root.PersistentFlags().BoolVar(&reading.lenient, "lenient", false,
+		"read values outside a field's documented range (a status of -4, a negative run time) as unknown (-1), "+
+			"counted per field in a warning and a header note, instead of failing")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newVersionCommand(stdout),
@@ -214,11 +219,15 @@ func addCommands(root *cobra.Command, stdout, stderr io.Writer) {
 	}
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON; infinite and NaN numbers, which
+// JSON cannot hold, print as null (unknown).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := jsonsafe.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // annDeprecated marks a flag kept as a deprecated alias; its value is the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/builtin"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -46,6 +47,9 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace
 		}
 		if _, err := t.MachineSize(); err != nil {
 			return err
+		}
+		if d := batsim.Check(t); d.Any() {
+			fmt.Fprintf(warnOut, "warning: %s: %s\n", name, d.String())
 		}
 	}
 	st := stamped(t)
@@ -116,6 +120,15 @@ func inputFormat(name string) string {
 	return formatSWF
 }
 
+// readSettings are the root command's flags about reading logs, shared by
+// every command that reads one.
+type readSettings struct {
+	lenient bool // --lenient
+}
+
+// reading holds the settings of the command line being run.
+var reading readSettings
+
 // loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
 // optionally gzipped, or Parquet (.parquet, or any file starting with the
@@ -128,6 +141,9 @@ func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 		return nil, err
 	}
 	recordInput(t)
+	if t.Oddities.Any() {
+		fmt.Fprintf(warnOut, "warning: %s: %s\n", name, t.Oddities.String())
+	}
 	for _, w := range t.Check() {
 		fmt.Fprintf(warnOut, "warning: %s\n", w)
 	}
@@ -146,13 +162,18 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 	if opt.Procs < 0 {
 		return nil, usagef("--procs must be positive, got %d", opt.Procs)
 	}
+	opt.Lenient = reading.lenient
 	format := inputFormat(name)
 	if !slices.Contains(inputFormats, format) {
 		return nil, usagef("unknown format %q for --from; valid: %s", format, strings.Join(inputFormats, ", "))
 	}
 	switch format {
 	case formatSWF:
-		return trace.Load(name, opt)
+		t, err := trace.Load(name, opt)
+		if errors.Is(err, swf.ErrNegative) || errors.Is(err, trace.ErrOutOfRange) {
+			return nil, fmt.Errorf("%w (--lenient reads values out of range as unknown)", err)
+		}
+		return t, err
 	case formatParquet:
 		return trace.LoadParquet(name, opt)
 	}

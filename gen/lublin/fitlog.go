@@ -193,6 +193,9 @@ type FitReport struct {
 	Arrivals ArrivalFit `json:"arrivals"`
 	// Notes records the choices made (§11).
 	Notes []string `json:"notes"`
+	// Implausible flags the fitted parameters outside any plausible range
+	// ([TypeParams.Implausible]), keyed by JSON name, with the reason.
+	Implausible map[string]string `json:"implausible,omitempty"`
 }
 
 // FitLog estimates the parameters of one job class of the model from a log
@@ -242,6 +245,9 @@ func FitLog(l Log, opt *FitOptions) (TypeParams, *FitReport, error) {
 		fmt.Sprintf("size groups: %d by job count, never splitting a size; best p by 1-D EM with fixed Gammas", o.SizeGroups))
 	if o.Slots == PaperSlots {
 		rep.Notes = append(rep.Notes, "daily cycle fitted with the paper's slot convention (Table 7); shift by one slot before generating")
+	}
+	if bad := t.Implausible(); len(bad) > 0 {
+		rep.Implausible = bad
 	}
 	return t, rep, t.validate("fitted")
 }

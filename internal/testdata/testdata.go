@@ -89,3 +89,14 @@ func Main(m *testing.M) int {
 	}
 	return code
 }
+
+// Odd returns the path of a hand-made log in internal/testdata/odd, each
+// reproducing one oddity of real logs (see the README there).
+func Odd(name string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "odd", name)
+}
+
+// OddLogs lists the hand-made logs of internal/testdata/odd.
+var OddLogs = []string{"status.swf", "reqtime.swf", "nowait.swf", "gap.swf", "serial.swf",
+	"idle.swf", "batsim.swf", "dropped.swf", "daily.swf"}
