@@ -201,7 +201,7 @@ type simulateReport struct {
 	Parameters simulateParams   `json:"parameters"`
 	Metrics    *metrics.Summary `json:"metrics"`
 	Events     int64            `json:"events"`
-	Feedback   *feedbackFigures `json:"feedback,omitempty"`
+	Feedback   *feedback.Figures `json:"feedback,omitempty"`
 	// Switching summarises an adaptive scheduler's decisions.
 	Switching *sched.Switching `json:"switching,omitempty"`
 	// Baseline and Gains compare the run with --baseline.
@@ -405,7 +405,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		Events:  res.Events,
 	}
 	if fb {
-		rep.Feedback = figuresOf(frun)
+		rep.Feedback = feedback.FiguresOf(frun)
 	}
 	if a, ok := s.(interface {
 		Switching(sim.Time) sched.Switching
