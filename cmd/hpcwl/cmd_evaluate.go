@@ -199,7 +199,6 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	return cmd
 }
 
-
 // evaluateReport is the JSON form of `hpcwl evaluate`.
 type evaluateReport struct {
 	Version     string  `json:"hpcwl_version"`
@@ -214,9 +213,9 @@ type evaluateReport struct {
 	Speed       float64 `json:"speed"`
 	// Prefix is set when only the start of the log was replayed.
 	Prefix   *evaluatePrefix `json:"prefix,omitempty"`
-	Recorded feedback.Column  `json:"recorded"`
-	Rigid    feedback.Column  `json:"rigid"`
-	Feedback feedback.Column  `json:"feedback"`
+	Recorded feedback.Column `json:"recorded"`
+	Rigid    feedback.Column `json:"rigid"`
+	Feedback feedback.Column `json:"feedback"`
 }
 
 func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout, stderr io.Writer) error {
@@ -352,7 +351,6 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed,
 		Recorded: cmp.Recorded, Rigid: cmp.Rigid, Feedback: cmp.Feedback}, nil
 }
-
 
 func printEvaluate(w io.Writer, r *evaluateReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -196,11 +196,11 @@ type simulateInput struct {
 
 // simulateReport is the JSON form of `hpcwl simulate`.
 type simulateReport struct {
-	Version    string           `json:"hpcwl_version"`
-	Input      simulateInput    `json:"input"`
-	Parameters simulateParams   `json:"parameters"`
-	Metrics    *metrics.Summary `json:"metrics"`
-	Events     int64            `json:"events"`
+	Version    string            `json:"hpcwl_version"`
+	Input      simulateInput     `json:"input"`
+	Parameters simulateParams    `json:"parameters"`
+	Metrics    *metrics.Summary  `json:"metrics"`
+	Events     int64             `json:"events"`
 	Feedback   *feedback.Figures `json:"feedback,omitempty"`
 	// Switching summarises an adaptive scheduler's decisions.
 	Switching *sched.Switching `json:"switching,omitempty"`
