@@ -102,7 +102,7 @@ func userPools(g *session.Graph, d *batchDelays) (per []pools, all pools) {
 }
 
 // draw samples uniformly from xs, else from fallback, else returns def
-// (spec zakay section 18.5 items 33-34).
+// (our choice where the thesis leaves it open).
 func draw(rng *rand.Rand, xs, fallback []int64, def int64) int64 {
 	if len(xs) == 0 {
 		xs = fallback

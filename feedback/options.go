@@ -64,8 +64,8 @@ const (
 	LastFinisher
 )
 
-// FluidVariant chooses between the two published Fluid models (spec zakay
-// section 12.3).
+// FluidVariant chooses between the two published Fluid models (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
+// chapter 4, section VII).
 type FluidVariant uint8
 
 // The Fluid variants.

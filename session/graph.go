@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// Reduction chooses which dependency edges a graph keeps (spec madon
-// section 4.3).
+// Reduction chooses which dependency edges a graph keeps (Madon, Da Costa and Pierson, Replay with Feedback, 2024,
+// Definition 5).
 type Reduction uint8
 
 // The edge reductions.

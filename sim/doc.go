@@ -1,6 +1,6 @@
 // Package sim is a deterministic discrete-event simulator of a parallel
 // machine of P identical processors running rigid jobs without preemption
-// (spec talby-user-session-modeling.md section 10).
+// (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2 and appendix A).
 //
 // A run connects three parts through small interfaces:
 //
