@@ -41,7 +41,7 @@ func (f *feedbackFlags) add(cmd *cobra.Command, replay string) {
 	fl.StringVar(&f.users, "users", "madon", "user model of feedback replay: madon, adjusted, distribution, fluid")
 	fl.StringVar(&f.sessions, "sessions", "", "session partitioning: a0, a60, arrival:60m, interarrival:30m, ... (default a60 for madon, arrival:60m otherwise)")
 	fl.StringVar(&f.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
-	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows) or v2 (reinsert skipped windows)")
+	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows; Zakay's model for replay with feedback, thesis ch. 4, the default here) or v2 (reinsert skipped windows; ch. 5, the default of replicate's TBUOS)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the distribution and fluid user models")
 }
 
@@ -190,7 +190,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.speed, "speed", 0, "node speed; runtimes are divided by it (perf*2: 2, perf/2: 0.5)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
 	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
-	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
+	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	f.StringVar(&opts.prefix, "prefix", "", "replay only the first `N|DURATION` of the log: N jobs by submission time, or a duration such as 90d")

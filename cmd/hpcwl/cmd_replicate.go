@@ -105,7 +105,7 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.BoolVar(&opts.offGap, "off-gap", false, "TBUOS: the same as --regen gap")
 	_ = f.MarkDeprecated("off-gap", "it is the default; use --regen gap or --regen immediate")
 	f.StringVar(&opts.model, "model", "fluid", "TBUOS user model: fluid, adjusted, distribution")
-	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
+	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v2 (reinsert skipped sessions; Zakay's TBUOS model, thesis ch. 5, the default here) or v1 (recycle sessions; ch. 4, the default of simulate and evaluate)")
 	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
 	positiveFlags(cmd, "tau", "workers")

@@ -118,7 +118,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2); default 1, 2 for easy-x2")
 	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time (default: let them finish)")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one: runtime, max, or SECONDS")
-	f.StringVar(&opts.oversize, "oversize", "error", "jobs wider than the machine: error, drop, clamp")
+	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
 	f.StringVar(&opts.procsField, "procs-field", "allocated", "processor count from SWF field 5 (allocated, else 8), 8 (requested, else 5), or the larger (max)")
 	f.StringVar(&opts.semantics, "semantics", "hpcwl", "job rules: hpcwl, or pyss (pyss's conversion of records to jobs: runtime min(requested, runtime), plan max(requested, runtime), allocated processors, nothing dropped)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
@@ -373,6 +373,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		return nil, err
 	}
 	res, w := frun.Result, frun.Workload
+	if w.DroppedOversize > 0 && over == sim.OversizeDrop {
+		fmt.Fprintf(warnOut, "warning: %s: %d jobs wider than the machine (%d processors) left out (--oversize)\n", name, w.DroppedOversize, w.Procs)
+	}
 	if len(res.Jobs) == 0 {
 		return nil, fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
 			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
