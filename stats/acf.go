@@ -2,12 +2,14 @@ package stats
 
 import "math"
 
-// ACF returns the autocorrelation of x at lags 0..maxLag,
-// r(k) = Σ_{t=1}^{n−k} (x_t − x̄)(x_{t+k} − x̄) / Σ_{t=1}^{n} (x_t − x̄)²
-// (talby-user-session-modeling.md §9.2). NaN values mark missing bins; if
-// any are present the pairwise-complete variant is used: the mean and
-// variance are those of the non-missing values and pairs with a missing
-// member are skipped. A constant series gives NaN for lags >= 1.
+// ACF returns the autocorrelation of x at lags 0..maxLag, r(k) = Σ_{t=1}^{n−k}
+// (x_t − x̄)(x_{t+k} − x̄) / Σ_{t=1}^{n} (x_t − x̄)² (the temporal analysis of
+// Talby, User Modeling of Parallel Workloads, PhD thesis, Hebrew University,
+// 2006, chapter 5). NaN values mark missing bins; if any are present the
+// pairwise-complete variant is used: the mean and variance are those of the
+// non-missing values and pairs with a missing member are skipped (our choice
+// where the thesis leaves it open: it does not say how empty bins enter). A
+// constant series gives NaN for lags >= 1.
 func ACF(x []float64, maxLag int) []float64 {
 	if maxLag < 0 {
 		panic("stats: negative maxLag")

@@ -46,12 +46,12 @@ func chiResult(s float64, df int) ChiSquareResult {
 }
 
 // ChiSquareSimulated is the chi-square test with simulated expected counts
-// that Lublin and Feitelson use when the model CDF has no closed form
-// (lublin-feitelson-rigid-jobs-model.md §3.3): the model is represented by
-// a generated sample sim, the range is cut into k bins at the quantiles of
-// the pooled values, and O_i / E_i are the counts of data / sim in bin i,
-// with E scaled to the size of data. Bins where both counts are zero are
-// dropped; DF = bins − 1.
+// that Lublin and Feitelson use when the model CDF has no closed form (The
+// workload on parallel supercomputers, JPDC 63(11), 2003, section 3.3.2): the
+// model is represented by a generated sample sim, the range is cut into k bins
+// at the quantiles of the pooled values, and O_i / E_i are the counts of data
+// / sim in bin i, with E scaled to the size of data. Bins where both counts
+// are zero are dropped; DF = bins − 1.
 func ChiSquareSimulated(data, sim []float64, k int) ChiSquareResult {
 	if k < 2 || len(data) == 0 || len(sim) == 0 {
 		return ChiSquareResult{Stat: math.NaN(), PValue: math.NaN()}
@@ -92,10 +92,11 @@ func binCounts(x, edges []float64) []float64 {
 	return c
 }
 
-// DailyCycleChi2 returns the daily-cycle fit metric
-// χ² = Σ_i (m_i − d_i)² / (m_i + d_i) over slots, with m_i and d_i the model
-// and data arrival counts in half-hour slot i (§3.3, 48 slots). Slots where
-// both are zero contribute nothing. It panics if the lengths differ.
+// DailyCycleChi2 returns the daily-cycle fit metric χ² = Σ_i (m_i − d_i)² /
+// (m_i + d_i) over slots, with m_i and d_i the model and data arrival counts
+// in half-hour slot i (48 slots; Lublin and Feitelson (2003), section 7.3).
+// Slots where both are zero contribute nothing. It panics if the lengths
+// differ.
 func DailyCycleChi2(model, data []float64) float64 {
 	if len(model) != len(data) {
 		panic("stats: len(model) != len(data)")

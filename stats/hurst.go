@@ -48,14 +48,15 @@ func fitLine(lx, ly []float64) (a, b float64) {
 	return stat.LinearRegression(lx, ly, nil, false)
 }
 
-// RescaledRange estimates H by R/S analysis (talby-user-session-modeling.md
-// §9.5, Eq. 7 and 9): for block sizes n from 10 to N/2 (about 10 per
-// decade), the series is cut into ⌊N/n⌋ non-overlapping blocks; for each
-// block W_k = Σ_{j<=k} X_j − k·X̄(n), R/S = (max(0, W) − min(0, W)) / S(n)
-// with S the sample standard deviation (blocks with S = 0 are skipped);
-// log10 of the mean R/S per n is regressed on log10 n and H is the slope.
-// The second result holds every block's R/S (the pox plot). The series
-// needs at least 20 values; otherwise H is NaN.
+// RescaledRange estimates H by R/S analysis (Talby, User Modeling of Parallel
+// Workloads, PhD thesis, Hebrew University, 2006, section 5.4, Eq. 7 and 9):
+// for block sizes n from 10 to N/2 (about 10 per decade), the series is cut
+// into ⌊N/n⌋ non-overlapping blocks; for each block W_k = Σ_{j<=k} X_j −
+// k·X̄(n), R/S = (max(0, W) − min(0, W)) / S(n) with S the sample standard
+// deviation (blocks with S = 0 are skipped); log10 of the mean R/S per n is
+// regressed on log10 n and H is the slope. The second result holds every
+// block's R/S (the pox plot). The series needs at least 20 values; otherwise H
+// is NaN.
 func RescaledRange(x []float64) (HurstEstimate, []PoxPoint) {
 	var pox []PoxPoint
 	var lx, ly []float64
@@ -92,10 +93,10 @@ func RescaledRange(x []float64) (HurstEstimate, []PoxPoint) {
 	return HurstEstimate{H: b, LogX: lx, LogY: ly, Intercept: a, Slope: b}, pox
 }
 
-// VarianceTime estimates H from the variance-time plot (§9.5, Eq. 8): for
-// aggregation levels m = 1, 2, 4, … with at least 10 blocks, v_m is the
-// sample variance of the non-overlapping block means; log10 v_m is regressed
-// on log10 m, the slope is −β and H = 1 − β/2 = 1 + slope/2.
+// VarianceTime estimates H from the variance-time plot (Talby (2006), section
+// 5.4, Eq. 8): for aggregation levels m = 1, 2, 4, … with at least 10 blocks,
+// v_m is the sample variance of the non-overlapping block means; log10 v_m is
+// regressed on log10 m, the slope is −β and H = 1 − β/2 = 1 + slope/2.
 func VarianceTime(x []float64) HurstEstimate {
 	var lx, ly []float64
 	for m := 1; len(x)/m >= 10; m *= 2 {
@@ -118,11 +119,11 @@ func VarianceTime(x []float64) HurstEstimate {
 	return HurstEstimate{H: 1 + b/2, LogX: lx, LogY: ly, Intercept: a, Slope: b}
 }
 
-// Periodogram estimates H from the periodogram (§9.5, Eq. 4, 5 and 10):
-// f(ω_i) = (2/N)|Σ_k (X_k − X̄) e^{−iω_i k}|² at ω_i = 2πi/N,
-// i = 1..⌊N/2⌋ (computed with gonum's FFT); log10 f is regressed on
-// log10 ω over the lowest 10 % of those frequencies (at least 2), the slope
-// is s = −(1 − β) and H = (1 − s)/2.
+// Periodogram estimates H from the periodogram (Talby (2006), section 5.4, Eq.
+// 4, 5 and 10): f(ω_i) = (2/N)|Σ_k (X_k − X̄) e^{−iω_i k}|² at ω_i = 2πi/N, i
+// = 1..⌊N/2⌋ (computed with gonum's FFT); log10 f is regressed on log10 ω over
+// the lowest 10 % of those frequencies (at least 2), the slope is s = −(1 − β)
+// and H = (1 − s)/2.
 func Periodogram(x []float64) HurstEstimate {
 	n := len(x)
 	if n < 8 {
@@ -154,7 +155,8 @@ func Periodogram(x []float64) HurstEstimate {
 }
 
 // Hurst holds the three estimates and their average, the per-log value of
-// Talby's Table 40 (§9.5, "combined estimate").
+// Talby's Table 40 (Talby (2006), section 5.4 and appendix C, the average of
+// the three estimators).
 type Hurst struct {
 	RS           HurstEstimate `json:"rs"`
 	VarianceTime HurstEstimate `json:"variance_time"`

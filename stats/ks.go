@@ -20,11 +20,12 @@ type KSResult struct {
 // Reject reports whether the test rejects at significance level alpha.
 func (r KSResult) Reject(alpha float64) bool { return r.PValue < alpha }
 
-// KSOneSample tests the sample x against a fully specified continuous CDF:
-// D_n = max_i max(F(X_i) − (i−1)/n, i/n − F(X_i)) over the sorted sample
-// (lublin-feitelson-rigid-jobs-model.md §3.3). Ties are handled as steps of
-// the empirical CDF. x is not modified. With estimated parameters the
-// p-value is conservative (too large), as the paper notes.
+// KSOneSample tests the sample x against a fully specified continuous CDF: D_n
+// = max_i max(F(X_i) − (i−1)/n, i/n − F(X_i)) over the sorted sample (Lublin
+// and Feitelson, The workload on parallel supercomputers, JPDC 63(11), 2003,
+// section 3.3.1). Ties are handled as steps of the empirical CDF. x is not
+// modified. With estimated parameters the p-value is conservative (too large),
+// as the paper notes.
 func KSOneSample(x []float64, cdf func(float64) float64) KSResult {
 	s := append([]float64(nil), x...)
 	sort.Float64s(s)
@@ -103,9 +104,10 @@ func KolmogorovSurvival(lambda float64) float64 {
 	return math.Max(0, math.Min(1, s))
 }
 
-// KSCritical returns the large-sample critical value of D for sample size n
-// at significance level alpha (for alpha = 0.05, ≈ 1.36/√n, §3.3), found by
-// inverting [KolmogorovSurvival] with the Stephens correction.
+// KSCritical returns the large-sample critical value of D for sample size n at
+// significance level alpha (for alpha = 0.05, ≈ 1.36/√n, the usual
+// large-sample value), found by inverting [KolmogorovSurvival] with the
+// Stephens correction.
 func KSCritical(n int, alpha float64) float64 {
 	lo, hi := 0.2, 5.0
 	for i := 0; i < 100; i++ {
@@ -134,11 +136,11 @@ type SubsampleKSResult struct {
 	Alpha        float64 `json:"alpha"`
 }
 
-// SubsampleKS runs the one-sample KS test on reps random sub-samples of
-// size values drawn without replacement from x, the procedure Lublin and
-// Feitelson use because full logs of 15,000-70,000 dependent jobs fail the
-// formal test while sub-samples of 500-1000 jobs pass at 95 % (§3.3).
-// It panics if size > len(x) or r is nil.
+// SubsampleKS runs the one-sample KS test on reps random sub-samples of size
+// values drawn without replacement from x, the procedure Lublin and Feitelson
+// use because full logs of 15,000-70,000 dependent jobs fail the formal test
+// while sub-samples of 500-1000 jobs pass at 95 % (Lublin and Feitelson
+// (2003), section 5.1). It panics if size > len(x) or r is nil.
 func SubsampleKS(x []float64, cdf func(float64) float64, size, reps int, alpha float64, r *rand.Rand) SubsampleKSResult {
 	if r == nil {
 		panic("stats: nil *rand.Rand")
