@@ -17,8 +17,8 @@
 // fallback to the global source, so every sample can be reproduced from a
 // recorded seed.
 //
-// Parametrisation: the Lublin-Feitelson specification
-// (lublin-feitelson-rigid-jobs-model.md §3.1) uses the Gamma scale β (mean
-// αβ) while gonum's distuv.Gamma uses the rate. The types here name the
-// parameter they hold (Scale or Rate) to avoid that trap.
+// Parametrisation: the Lublin-Feitelson model (Lublin and Feitelson, The
+// workload on parallel supercomputers, JPDC 63(11), 2003, section 3.1) uses
+// the Gamma scale β (mean αβ) while gonum's distuv.Gamma uses the rate. The
+// types here name the parameter they hold (Scale or Rate) to avoid that trap.
 package dist

@@ -7,10 +7,11 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// HyperExponential is a finite mixture of exponential distributions
-// (lublin-feitelson-rigid-jobs-model.md §3.1): with probability Weights[k]
-// a value is drawn from an exponential with rate Rates[k] (mean 1/Rates[k],
-// gonum's distuv.Exponential convention).
+// HyperExponential is a finite mixture of exponential distributions (Lublin
+// and Feitelson, The workload on parallel supercomputers, JPDC 63(11), 2003,
+// section 3.1): with probability Weights[k] a value is drawn from an
+// exponential with rate Rates[k] (mean 1/Rates[k], gonum's distuv.Exponential
+// convention).
 type HyperExponential struct {
 	Weights []float64
 	Rates   []float64
@@ -120,10 +121,10 @@ func (h HyperExponential) Variance() float64 {
 func (h HyperExponential) NumParameters() int { return 2*len(h.Weights) - 1 }
 
 // HyperErlang is a finite mixture of Erlang distributions: with probability
-// Weights[k] a value is the sum of Orders[k] exponentials of mean Scales[k]
-// (a Gamma with integer shape Orders[k] and scale Scales[k]). It is the
-// runtime model of Jann et al. and the faster-sampling variant of the
-// hyper-Gamma (lublin-feitelson-rigid-jobs-model.md §5.2, §10).
+// Weights[k] a value is the sum of Orders[k] exponentials of mean Scales[k] (a
+// Gamma with integer shape Orders[k] and scale Scales[k]). It is the runtime
+// model of Jann et al. and the faster-sampling variant of the hyper-Gamma
+// (Lublin and Feitelson (2003), sections 5.2 and 9.2).
 type HyperErlang struct {
 	Weights []float64
 	// Orders are the integer shapes, each >= 1.

@@ -8,11 +8,12 @@ import (
 )
 
 // HyperGamma is a mixture of two Gamma distributions: with probability P a
-// value is drawn from Gamma(Shape1, Scale1), otherwise from
-// Gamma(Shape2, Scale2) (lublin-feitelson-rigid-jobs-model.md §3.1). It
-// generalises the hyper-exponential (both shapes 1) and the hyper-Erlang
-// (integer shapes). The Lublin-Feitelson model uses it for ln(runtime)
-// (§5, §6.3), with the first component the lower ("short jobs") one.
+// value is drawn from Gamma(Shape1, Scale1), otherwise from Gamma(Shape2,
+// Scale2) (Lublin and Feitelson, The workload on parallel supercomputers, JPDC
+// 63(11), 2003, section 3.1). It generalises the hyper-exponential (both
+// shapes 1) and the hyper-Erlang (integer shapes). The Lublin-Feitelson model
+// uses it for ln(runtime) (Lublin and Feitelson (2003), sections 5 and 6.3),
+// with the first component the lower ("short jobs") one.
 //
 // The Gamma parameters are shape and scale, the paper's and the reference
 // program's convention: component i has mean Shape_i·Scale_i. Note that
@@ -87,7 +88,8 @@ func (h HyperGamma) Quantile(p float64) float64 {
 }
 
 // Rand returns a random sample, choosing the first component when a uniform
-// draw is at most P, as the reference program's hyper_gamma does (§6.4).
+// draw is at most P, as the reference program's hyper_gamma does (lublin99.c,
+// the generator Lublin and Feitelson (2003) publish with the paper).
 func (h HyperGamma) Rand() float64 {
 	if h.Src == nil {
 		panic(errNilSrc)
@@ -103,9 +105,10 @@ func (h HyperGamma) Mean() float64 {
 	return h.P*h.Shape1*h.Scale1 + (1-h.P)*h.Shape2*h.Scale2
 }
 
-// Variance returns the variance of the mixture,
-// p(α1β1² + α1²β1²) + (1−p)(α2β2² + α2²β2²) − mean²; §3.1 notes that the
-// reference program's comment gives a different, wrong formula.
+// Variance returns the variance of the mixture, p(α1β1² + α1²β1²) +
+// (1−p)(α2β2² + α2²β2²) − mean²; the reference program's comment gives a
+// different formula, p²α1β1² + (1−p)²α2β2², which is not the variance of the
+// mixture.
 func (h HyperGamma) Variance() float64 {
 	m := h.Mean()
 	s1 := h.Shape1 * h.Scale1 * h.Scale1 * (1 + h.Shape1)
@@ -117,8 +120,9 @@ func (h HyperGamma) Variance() float64 {
 func (HyperGamma) NumParameters() int { return 5 }
 
 // HyperErlang returns the hyper-Erlang approximation of h used to speed up
-// sampling (§5.2): each shape is rounded to the nearest integer (at least 1)
-// and its scale adjusted to keep the component mean, β′ = αβ/round(α).
+// sampling (Lublin and Feitelson (2003), section 5.2): each shape is rounded
+// to the nearest integer (at least 1) and its scale adjusted to keep the
+// component mean, β′ = αβ/round(α).
 func (h HyperGamma) HyperErlang() HyperErlang {
 	r1 := math.Max(1, math.Round(h.Shape1))
 	r2 := math.Max(1, math.Round(h.Shape2))

@@ -7,8 +7,9 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// GaussianMixture is a finite mixture of univariate normal distributions,
-// the runtime model of minh-wolters-bursty-bot-model.md §6.1: component k has
+// GaussianMixture is a finite mixture of univariate normal distributions, the
+// runtime model of T. N. Minh and L. Wolters, "A realistic integrated model of
+// parallel system workloads", CCGrid 2010, section VI-A: component k has
 // weight Weights[k], mean Means[k] and standard deviation StdDevs[k].
 //
 // The three slices must have the same, non-zero length; the weights must be
@@ -48,8 +49,9 @@ func (g GaussianMixture) LogProb(x float64) float64 {
 }
 
 // Posterior stores in dst (allocated if nil or too short) and returns the
-// posterior probability of each component given x, the E-step
-// responsibilities z_k = w_k N(x|μ_k,σ_k²) / Σ_h w_h N(x|μ_h,σ_h²) (§6.1).
+// posterior probability of each component given x, the E-step responsibilities
+// z_k = w_k N(x|μ_k,σ_k²) / Σ_h w_h N(x|μ_h,σ_h²) (Minh and Wolters (2010),
+// section VI-A).
 func (g GaussianMixture) Posterior(x float64, dst []float64) []float64 {
 	g.check()
 	if cap(dst) < len(g.Weights) {

@@ -5,12 +5,13 @@ import (
 	"math/rand/v2"
 )
 
-// TwoStageUniform is the two-stage (two-phase) uniform distribution
-// TSU(l, m, h, p) of lublin-feitelson-rigid-jobs-model.md §3.1: its CDF is
-// two straight segments through (Low, 0), (Med, P) and (High, 1). With
-// probability P a value is uniform on [Low, Med], otherwise uniform on
-// [Med, High]. The Lublin-Feitelson model uses it for log2 of the size of
-// parallel jobs (§4).
+// TwoStageUniform is the two-stage (two-phase) uniform distribution TSU(l, m,
+// h, p) of Lublin and Feitelson, The workload on parallel supercomputers, JPDC
+// 63(11), 2003, section 3.1: its CDF is two straight segments through (Low,
+// 0), (Med, P) and (High, 1). With probability P a value is uniform on [Low,
+// Med], otherwise uniform on [Med, High]. The Lublin-Feitelson model uses it
+// for log2 of the size of parallel jobs (Lublin and Feitelson (2003), section
+// 4).
 type TwoStageUniform struct {
 	// Low, Med and High are l <= m <= h; Low < High.
 	Low, Med, High float64
@@ -36,7 +37,7 @@ func (t TwoStageUniform) Prob(x float64) float64 {
 // LogProb returns the logarithm of the density at x.
 func (t TwoStageUniform) LogProb(x float64) float64 { return math.Log(t.Prob(x)) }
 
-// CDF returns P(X <= x) (§3.1).
+// CDF returns P(X <= x) (Lublin and Feitelson (2003), section 3.1).
 func (t TwoStageUniform) CDF(x float64) float64 {
 	switch {
 	case x < t.Low:
@@ -68,8 +69,9 @@ func (t TwoStageUniform) Quantile(p float64) float64 {
 }
 
 // Rand returns a random sample the way the reference program's
-// two_stage_uniform does (§9.4): a first uniform draw u picks the stage
-// (u <= P selects [Low, Med]) and a second one the position in it.
+// two_stage_uniform does (lublin99.c, which Lublin and Feitelson (2003)
+// publish with the paper): a first uniform draw u picks the stage (u <= P
+// selects [Low, Med]) and a second one the position in it.
 func (t TwoStageUniform) Rand() float64 {
 	if t.Src == nil {
 		panic(errNilSrc)
@@ -80,7 +82,8 @@ func (t TwoStageUniform) Rand() float64 {
 	return t.Med + t.Src.Float64()*(t.High-t.Med)
 }
 
-// Mean returns (P·l + m + (1−P)·h)/2 (§3.1).
+// Mean returns (P·l + m + (1−P)·h)/2, as the reference program's comment gives
+// it.
 func (t TwoStageUniform) Mean() float64 {
 	return (t.P*t.Low + t.Med + (1-t.P)*t.High) / 2
 }

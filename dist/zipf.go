@@ -8,11 +8,12 @@ import (
 	"gonum.org/v1/gonum/mathext"
 )
 
-// Zipf is the discrete power-law (Zipf) distribution on the positive
-// integers, P(X = k) ∝ k^(−Alpha). With Max > 0 it is truncated to
-// {1, …, Max} (minh-wolters-bursty-bot-model.md §6.3, the bag-of-tasks size
-// model); with Max == 0 it is the untruncated zeta distribution, normalised
-// by the Riemann zeta function ζ(Alpha), which requires Alpha > 1.
+// Zipf is the discrete power-law (Zipf) distribution on the positive integers,
+// P(X = k) ∝ k^(−Alpha). With Max > 0 it is truncated to {1, …, Max} (the
+// bag-of-tasks size model of T. N. Minh and L. Wolters, "A realistic
+// integrated model of parallel system workloads", CCGrid 2010, section VI-C);
+// with Max == 0 it is the untruncated zeta distribution, normalised by the
+// Riemann zeta function ζ(Alpha), which requires Alpha > 1.
 //
 // Build truncated distributions with [NewZipf], which tabulates the CDF once
 // so that CDF, Quantile and Rand cost O(log Max); a literal Zipf works too but
