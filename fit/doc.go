@@ -2,15 +2,17 @@
 // models use, from samples.
 //
 // Maximum-likelihood estimators are provided for the exponential, Gamma,
-// lognormal, Weibull, log-logistic, generalized Pareto and Zipf
-// distributions; mixtures (hyper-Gamma, hyper-exponential, hyper-Erlang and
-// 1-D Gaussian mixtures) are fitted by expectation-maximisation, the
-// hyper-Gamma with the middle-minimum initialisation of Lublin and
-// Feitelson (lublin-feitelson-rigid-jobs-model.md §3.2), Gaussian mixtures
-// with model selection by BIC (minh-wolters-bursty-bot-model.md §6.1). The
-// two-stage uniform is fitted by minimising the Kolmogorov-Smirnov distance,
-// the criterion the paper evaluates it by (§4.3). [Rank] fits a set of
-// candidates to one sample and orders them by goodness of fit.
+// lognormal, Weibull, log-logistic, generalized Pareto and Zipf distributions;
+// mixtures (hyper-Gamma, hyper-exponential, hyper-Erlang and 1-D Gaussian
+// mixtures) are fitted by expectation-maximisation, the hyper-Gamma with the
+// middle-minimum initialisation of Lublin and Feitelson (The workload on
+// parallel supercomputers, JPDC 63(11), 2003, section 3.2.3), Gaussian
+// mixtures with model selection by BIC (T. N. Minh and L. Wolters, A realistic
+// integrated model of parallel system workloads, CCGrid 2010, section VI-A).
+// The two-stage uniform is fitted by minimising the Kolmogorov-Smirnov
+// distance, the criterion Lublin and Feitelson (2003) evaluate it by (section
+// 4.3). [Rank] fits a set of candidates to one sample and orders them by
+// goodness of fit.
 //
 // Every fitter returns the fitted distribution, a [Result] with a [Status]
 // (Converged or IterationLimit), the log-likelihood, the number of

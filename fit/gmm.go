@@ -11,7 +11,9 @@ import (
 )
 
 // VarianceModel selects the covariance structure of a Gaussian mixture, in
-// MCLUST's naming (minh-wolters-bursty-bot-model.md §6.1).
+// MCLUST's naming (the software T. N. Minh and L. Wolters, A realistic
+// integrated model of parallel system workloads, CCGrid 2010, section VI-A,
+// fit their runtime classes with).
 type VarianceModel int
 
 const (
@@ -32,14 +34,14 @@ func (m VarianceModel) String() string {
 // MarshalText encodes the model as its MCLUST name.
 func (m VarianceModel) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// GaussianMixture fits a g-component 1-D Gaussian mixture by EM
-// (minh-wolters-bursty-bot-model.md §6.1 [CHOICE]). The start splits the
-// sorted sample into g equal-count groups (deterministic, in place of
-// MCLUST's hierarchical start); the E-step computes the responsibilities,
-// the M-step n_k = Σz, p_k = n_k/n, μ_k = Σz x/n_k and the variances (own
-// or pooled), floored at 1e-6·Var(x). Iteration stops when
-// |ΔlogL| < Tolerance·|logL| (the spec's 1e-8 is a good choice; the default
-// Settings use 1e-10) or at MaxIterations.
+// GaussianMixture fits a g-component 1-D Gaussian mixture by EM (Minh and
+// Wolters (2010), section VI-A; the details are our choice, since the paper
+// only names MCLUST). The start splits the sorted sample into g equal-count
+// groups (deterministic, in place of MCLUST's hierarchical start); the E-step
+// computes the responsibilities, the M-step n_k = Σz, p_k = n_k/n, μ_k = Σz
+// x/n_k and the variances (own or pooled), floored at 1e-6·Var(x). Iteration
+// stops when |ΔlogL| < Tolerance·|logL| (1e-8 is enough in practice; the
+// default Settings use 1e-10) or at MaxIterations.
 func GaussianMixture(x []float64, g int, model VarianceModel, s *Settings) (dist.GaussianMixture, Result, error) {
 	if g < 1 {
 		panic("fit: Gaussian mixture needs g >= 1")
@@ -145,11 +147,11 @@ type MixtureCandidate struct {
 }
 
 // SelectGaussianMixture fits Gaussian mixtures with 1..gmax components under
-// both variance models and returns the one with the smallest BIC (the
-// largest MCLUST BIC, 2 ln L − k ln n) together with every candidate
-// (minh-wolters-bursty-bot-model.md §6.1; MCLUST's default gmax is 9). Fits
-// that stop at the iteration limit still compete; fits that fail outright
-// (too few values for g) are listed with their error and skipped.
+// both variance models and returns the one with the smallest BIC (the largest
+// MCLUST BIC, 2 ln L − k ln n) together with every candidate (Minh and Wolters
+// (2010), section VI-A; MCLUST's default gmax is 9). Fits that stop at the
+// iteration limit still compete; fits that fail outright (too few values for
+// g) are listed with their error and skipped.
 func SelectGaussianMixture(x []float64, gmax int, s *Settings) (best MixtureCandidate, all []MixtureCandidate, err error) {
 	if gmax < 1 {
 		panic("fit: gmax < 1")

@@ -9,13 +9,13 @@ import (
 )
 
 // HyperGamma fits a two-component Gamma mixture to positive values by EM
-// (lublin-feitelson-rigid-jobs-model.md §3.2) started from the
-// middle-minimum initialisation [MiddleMinimum]: the sample is split at the
-// deepest histogram minimum between two modes, each part gets its Gamma
-// MLE, and the initial weight is the first part's fraction. The E-step
-// computes z_i = p f1(x_i) / (p f1(x_i) + (1−p) f2(x_i)); the M-step is the
-// weighted Gamma MLE of each component and p = mean z. Iteration stops when
-// |ΔlogL| < Tolerance·|logL|.
+// (Lublin and Feitelson, The workload on parallel supercomputers, JPDC 63(11),
+// 2003, section 3.2.3) started from the middle-minimum initialisation
+// [MiddleMinimum]: the sample is split at the deepest histogram minimum
+// between two modes, each part gets its Gamma MLE, and the initial weight is
+// the first part's fraction. The E-step computes z_i = p f1(x_i) / (p f1(x_i)
+// + (1−p) f2(x_i)); the M-step is the weighted Gamma MLE of each component and
+// p = mean z. Iteration stops when |ΔlogL| < Tolerance·|logL|.
 //
 // The returned distribution has the lower-mean component first (P is the
 // weight of the "short" component, as in Tables 2 and 4). Its Src is nil.
@@ -146,12 +146,12 @@ func hyperGammaEM(x []float64, h dist.HyperGamma, s *Settings) (dist.HyperGamma,
 }
 
 // MiddleMinimum returns the middle-minimum ("medium minimum estimation")
-// initialisation of a two-component Gamma mixture (§3.2): a histogram of x
-// (2·n^(1/3) bins, between 10 and 60, smoothed by a 3-bin moving average) is
-// split at the bin whose count lies deepest below the smaller of the highest
-// counts on its two sides; each part gets its Gamma MLE and P is the
-// fraction of values in the lower part. A unimodal histogram is split at the
-// median. The values must be positive.
+// initialisation of a two-component Gamma mixture (Lublin and Feitelson
+// (2003), section 3.2.3): a histogram of x (2·n^(1/3) bins, between 10 and 60,
+// smoothed by a 3-bin moving average) is split at the bin whose count lies
+// deepest below the smaller of the highest counts on its two sides; each part
+// gets its Gamma MLE and P is the fraction of values in the lower part. A
+// unimodal histogram is split at the median. The values must be positive.
 func MiddleMinimum(x []float64) (dist.HyperGamma, error) {
 	sorted := append([]float64(nil), x...)
 	sort.Float64s(sorted)
@@ -215,9 +215,10 @@ func histogramValley(sorted []float64) float64 {
 }
 
 // HyperGammaWeight returns the maximum-likelihood weight p of the first
-// component for values x when both Gamma components of h are held fixed
-// (1-D EM on p). The Lublin-Feitelson fit uses it for the "best p" of each
-// size group (lublin-feitelson-rigid-jobs-model.md §6.3, §11 item 10).
+// component for values x when both Gamma components of h are held fixed (1-D
+// EM on p). The Lublin-Feitelson fit uses it for the "best p" of each size
+// group (Lublin and Feitelson (2003), section 6.3; the paper does not say how
+// the best p is found, so the maximum-likelihood weight is our choice).
 func HyperGammaWeight(x []float64, h dist.HyperGamma, s *Settings) (float64, Result, error) {
 	if err := needN("hyper-gamma weight", x, 1); err != nil {
 		return 0, Result{}, err

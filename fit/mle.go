@@ -12,10 +12,10 @@ import (
 	"github.com/hpcwl/hpcwl/dist"
 )
 
-// Exponential returns the maximum-likelihood exponential fit: the rate is
-// the reciprocal of the (weighted) mean, θ̂ = mean
-// (lublin-feitelson-rigid-jobs-model.md §3.2). Values must be >= 0 with a
-// positive mean.
+// Exponential returns the maximum-likelihood exponential fit: the rate is the
+// reciprocal of the (weighted) mean, θ̂ = mean (Lublin and Feitelson, The
+// workload on parallel supercomputers, JPDC 63(11), 2003, section 3.2.2).
+// Values must be >= 0 with a positive mean.
 func Exponential(x, weights []float64) (distuv.Exponential, Result, error) {
 	checkWeights(x, weights)
 	if err := needN("exponential", x, 1); err != nil {
@@ -36,10 +36,11 @@ func Exponential(x, weights []float64) (distuv.Exponential, Result, error) {
 }
 
 // Gamma returns the maximum-likelihood Gamma fit of positive values, as a
-// gonum distuv.Gamma (whose Beta is the rate; the scale is 1/Beta). The
-// shape solves ln α − ψ(α) = ln m − g, with m the weighted mean and g the
-// weighted mean of ln x, by Newton's method from the closed-form start
-// α0 = (3 − s + √((s−3)² + 24s))/(12s) (§3.2 [CHOICE]).
+// gonum distuv.Gamma (whose Beta is the rate; the scale is 1/Beta). The shape
+// solves ln α − ψ(α) = ln m − g, with m the weighted mean and g the weighted
+// mean of ln x, by Newton's method from the closed-form start α0 = (3 − s +
+// √((s−3)² + 24s))/(12s) (the usual closed-form approximation; our choice, as
+// Lublin and Feitelson (2003), section 3.2, do not say how they solve for α).
 func Gamma(x, weights []float64) (distuv.Gamma, Result, error) {
 	checkWeights(x, weights)
 	if err := needN("gamma", x, 2); err != nil {
@@ -265,12 +266,14 @@ func GeneralizedPareto(x, weights []float64, mu float64, s *Settings) (dist.Gene
 	return d, r, st.Err()
 }
 
-// Zipf returns the maximum-likelihood Zipf exponent for integer values
-// >= 1 (minh-wolters-bursty-bot-model.md §6.3 [CHOICE]): it maximises
-// ℓ(α) = −α Σ ln x_i − n ln Σ_{k=1}^{max} k^(−α) by golden-section search on
-// α ∈ [0.01, 10] (truncated, max > 0) or α ∈ [1.001, 10] (zeta, max == 0).
-// With max > 0, values above max are an error; use the largest observed
-// value as max for the truncated fit of §6.3.
+// Zipf returns the maximum-likelihood Zipf exponent for integer values >= 1
+// (our choice for the bag-of-tasks sizes of T. N. Minh and L. Wolters, A
+// realistic integrated model of parallel system workloads, CCGrid 2010,
+// section VI-C, which fit a Zipf law without giving the method): it maximises
+// ℓ(α) = −α Σ ln x_i − n ln Σ_{k=1}^{max} k^(−α) by golden-section search on α
+// ∈ [0.01, 10] (truncated, max > 0) or α ∈ [1.001, 10] (zeta, max == 0). With
+// max > 0, values above max are an error; use the largest observed value as
+// max for the truncated fit of Minh and Wolters (2010), section VI-C.
 func Zipf(x []float64, max int) (dist.Zipf, Result, error) {
 	if err := needN("zipf", x, 1); err != nil {
 		return dist.Zipf{}, Result{}, err

@@ -102,8 +102,9 @@ type Settings struct {
 	// MaxIterations bounds the EM or optimiser iterations; default 1000.
 	MaxIterations int
 	// Tolerance is the relative change of the log-likelihood between
-	// iterations below which EM stops, |ΔlogL| < Tolerance·|logL|;
-	// default 1e-10 (the reference program's EPS, §7.4).
+	// iterations below which EM stops, |ΔlogL| < Tolerance·|logL|; default
+	// 1e-10 (EPS of lublin99.c, the reference program of Lublin and
+	// Feitelson's model).
 	Tolerance float64
 }
 

@@ -13,8 +13,9 @@ import (
 type TwoStageUniformOptions struct {
 	// Low fixes l; NaN estimates it (l <= min x).
 	Low float64
-	// High fixes h; NaN estimates it (h >= max x). The Lublin-Feitelson
-	// model ties h to the machine, h = log2 P (§4.3).
+	// High fixes h; NaN estimates it (h >= max x). The Lublin-Feitelson model
+	// ties h to the machine, h = log2 P (Lublin and Feitelson, The workload on
+	// parallel supercomputers, JPDC 63(11), 2003, section 4.3).
 	High float64
 }
 
@@ -24,13 +25,14 @@ func FreeTSU() TwoStageUniformOptions {
 }
 
 // TwoStageUniform fits TSU(l, m, h, p) to x by minimising the
-// Kolmogorov-Smirnov distance between the model CDF and the empirical CDF,
-// the criterion Lublin and Feitelson report for it (Table 1, §4.3; they fit
-// CDFs, not moments, §1). The search is Nelder-Mead over an unconstrained
-// reparametrisation (l = min − e^a, h = max + e^b, m between l and h through
-// a logistic, p logistic), restarted from several medians. The returned
-// Result's LogLikelihood is that of x under the fit (−Inf if some value
-// falls outside [l, h]); the KS distance is returned separately.
+// Kolmogorov-Smirnov distance between the model CDF and the empirical CDF, the
+// criterion Lublin and Feitelson report for it (Table 1 and section 4.3 of
+// their 2003 paper; they fit CDFs, not moments, section 1). The search is
+// Nelder-Mead over an unconstrained reparametrisation (l = min − e^a, h = max
+// + e^b, m between l and h through a logistic, p logistic), restarted from
+// several medians. The returned Result's LogLikelihood is that of x under the
+// fit (−Inf if some value falls outside [l, h]); the KS distance is returned
+// separately.
 func TwoStageUniform(x []float64, opt TwoStageUniformOptions, s *Settings) (dist.TwoStageUniform, float64, Result, error) {
 	if err := needN("two-stage uniform", x, 4); err != nil {
 		return dist.TwoStageUniform{}, 0, Result{}, err
