@@ -8,11 +8,12 @@ import (
 )
 
 // Gain compares a run with a baseline run of the same log as the thesis
-// compares adaptive schedulers with Maui (spec talby sections 12.2 and
-// 12.4): the performance gain is the relative reduction of the mean wait,
-// and the stability gain the relative reduction of the standard deviation
-// of the monthly mean waits (sample standard deviation over the calendar
-// months of submission). Positive gains mean the run is better.
+// compares adaptive schedulers with Maui (Talby, User Modeling of Parallel
+// Workloads, PhD thesis, Hebrew University, 2006, sections 7.3 and 7.4): the
+// performance gain is the relative reduction of the mean wait, and the
+// stability gain the relative reduction of the standard deviation of the
+// monthly mean waits (sample standard deviation over the calendar months of
+// submission). Positive gains mean the run is better.
 type Gain struct {
 	// Performance is (baseline mean wait - mean wait) / baseline mean wait.
 	Performance float64 `json:"performance"`

@@ -36,9 +36,11 @@ type Predictor interface {
 	MissPolicy() sim.MissPolicy
 }
 
-// DefaultBalancedLimit is the limit of the balanced no-estimate SBH's
-// growth when the trace has no requested times: 36 h (spec talby section
-// 13.3).
+// DefaultBalancedLimit is the limit of the balanced no-estimate SBH's growth
+// when the trace has no requested times: 36 h. The thesis (Talby, User
+// Modeling of Parallel Workloads, PhD thesis, Hebrew University, 2006, section
+// 8.6) calls the limit "a certain (high) threshold" without a value; 36 h is
+// our choice where the thesis leaves it open.
 const DefaultBalancedLimit sim.Time = 36 * 3600
 
 type param struct {
@@ -324,7 +326,7 @@ func buildSBH(name string, kv map[string]string, env Env) (Predictor, error) {
 			return nil, fmt.Errorf("predictor %s: sessions=recorded needs the log", name)
 		}
 		// Last cuts when the think time exceeds its threshold; SBH's rule
-		// (spec talby section 14.2) when it reaches the gap.
+		// (Talby (2006), section 9.2.1) when it reaches the gap.
 		part, err := session.IdentifySessions(env.Trace, session.Options{Method: session.Last, Threshold: int64(gap) - 1})
 		if err != nil {
 			return nil, fmt.Errorf("predictor %s: %w", name, err)

@@ -111,8 +111,9 @@ type SBH struct {
 	// Depth is the number of sessions searched back, the current one
 	// included; 0 means all.
 	Depth int
-	// Gap is the think time (arrival minus the previous job's end) from
-	// which a new session starts, in seconds; spec default 1200.
+	// Gap is the think time (arrival minus the previous job's end) from which
+	// a new session starts, in seconds; default 1200, the 20 minutes of Talby
+	// (2006), section 9.2.1.
 	Gap sim.Time
 	// Cap limits predictions to the job's estimate.
 	Cap bool

@@ -264,10 +264,10 @@ func (m Metric) score(w sim.WindowStats, procs int) (float64, bool) {
 	return w.BoundedSlowdown / n, true
 }
 
-// PBAS is the Performance-Based Adaptive Scheduler (spec talby section
-// 12.2, thesis Fig. 8): at each decision point, every period from the first
-// event, it makes active the candidate that did best by its metric over the
-// last period, and then synchronises every candidate with the real state.
+// PBAS is the Performance-Based Adaptive Scheduler (Talby (2006), section 7.3,
+// Fig. 8): at each decision point, every period from the first event, it makes
+// active the candidate that did best by its metric over the last period, and
+// then synchronises every candidate with the real state.
 //
 // The active candidate is measured on the real run: the jobs that ended in
 // the period, and the processors busy in it. Every other candidate runs as a

@@ -6,12 +6,17 @@ import (
 	"github.com/hpcwl/hpcwl/trace"
 )
 
-// Replay is the test-oracle scheduler of spec zakay section 9.6: it starts
-// every job its recorded wait after its simulated arrival, whatever the
-// queue. When processors are busy at that time (a simulated arrival moved,
-// or a machine smaller than the recorded one) the job starts as soon as it
-// fits, in due order, and is counted in Late. With the recorded arrivals
-// on the recorded machine it reproduces the log's own schedule.
+// Replay is a test-oracle scheduler of our own, not a published one: it checks
+// that a feedback simulation whose arrivals are unchanged reproduces the
+// recorded schedule (the identity property of Zakay's feedback-based
+// simulation, N. Zakay, Improved Realism and Representativeness of Workloads
+// to Improve Reliability of Performance Evaluations, PhD thesis, Hebrew
+// University, chapter 4). It starts every job its recorded wait after its
+// simulated arrival, whatever the queue. When processors are busy at that time
+// (a simulated arrival moved, or a machine smaller than the recorded one) the
+// job starts as soon as it fits, in due order, and is counted in Late. With
+// the recorded arrivals on the recorded machine it reproduces the log's own
+// schedule.
 type Replay struct {
 	waits []sim.Time
 	due   heap.Heap[sim.Ref] // by (due time, job ID)

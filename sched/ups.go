@@ -90,8 +90,10 @@ func NewUPS(alphaUser float64, m UserMetric) *UPS {
 }
 
 // SetFullScan makes the first pass start every job that fits, in priority
-// order, instead of stopping at the first that does not (the literal
-// reading of the thesis, spec section 18.7 #45).
+// order, instead of stopping at the first that does not (the literal reading
+// of Zakay's thesis, chapter 5, section V; stopping at the first job that does
+// not fit, as EASY does, is our default where the thesis leaves the first pass
+// open).
 func (s *UPS) SetFullScan(on bool) { s.fullScan = on }
 
 // Name returns "ups-load" or "ups-recency" with the user weight, e.g.

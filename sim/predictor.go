@@ -22,10 +22,10 @@ type Predictor interface {
 }
 
 // LearningPredictor is a [Predictor] that learns from arrivals, starts and
-// terminations (user history predictors such as RUH or SBH, spec section
-// 13.4-13.6) and may revise the predictions of any waiting or running job.
-// The engine applies the returned updates (appended to dst); a running
-// job's update that does not exceed its elapsed time is treated as a
+// terminations (user history predictors such as RUH or SBH, Talby (2006),
+// sections 8.4 and 8.5) and may revise the predictions of any waiting or
+// running job. The engine applies the returned updates (appended to dst); a
+// running job's update that does not exceed its elapsed time is treated as a
 // deadline miss.
 type LearningPredictor interface {
 	Predictor
@@ -56,8 +56,8 @@ type MissInfo struct {
 	N int
 }
 
-// MissPolicy chooses a new prediction after a deadline miss (spec talby
-// section 13.3).
+// MissPolicy chooses a new prediction after a deadline miss (Talby (2006),
+// sections 8.4 and 8.6).
 type MissPolicy interface {
 	Next(j *Job, m MissInfo) Time
 	String() string

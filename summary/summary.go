@@ -26,7 +26,9 @@ type Dist struct {
 }
 
 // Interval returns the 90% interval, P95 - P5 (the "interval" of Talby's
-// tables; spec section 0 of talby-user-session-modeling.md).
+// tables, Talby, User Modeling of Parallel Workloads, PhD thesis, Hebrew
+// University, 2006, section 4.1, which says "90% interval" without defining
+// it; P95 - P5 is our reading).
 func (d Dist) Interval() float64 { return d.P95 - d.P5 }
 
 // NewDist summarizes xs, which it sorts in place. An empty sample gives a
