@@ -5,11 +5,13 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// madonSource is Madon's think-time replay in its event-driven form (spec
-// madon section 5.4): a session becomes free when its last predecessor
-// finishes and starts at max over its edges of (predecessor end + think
-// time), or per the LastFinisher rule; its jobs arrive at the session start
-// plus their recorded offsets, never shifted inside the session.
+// madonSource is Madon's think-time replay in an event-driven form of our own
+// that keeps Algorithm 1 of M. Madon, G. Da Costa and J.-M. Pierson, "Replay
+// with feedback", Future Generation Computer Systems, 2024, section 4: a
+// session becomes free when its last predecessor finishes and starts at max
+// over its edges of (predecessor end + think time), or per the LastFinisher
+// rule; its jobs arrive at the session start plus their recorded offsets,
+// never shifted inside the session.
 type madonSource struct {
 	*core
 	g     *session.Graph

@@ -27,11 +27,11 @@ type userModel interface {
 	arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Time
 }
 
-// zakaySource is Zakay's batch feedback with the next-batch mechanism (spec
-// zakay section 11.5): batches of a user are released one at a time in
-// recorded order; a batch is released when it is next (the previous batch
-// fully arrived) and every batch it depends on has ended. Batches are the
-// core's groups.
+// zakaySource is Zakay's batch feedback with the next-batch mechanism (Zakay's
+// thesis, chapter 4): batches of a user are released one at a time in recorded
+// order; a batch is released when it is next (the previous batch fully
+// arrived) and every batch it depends on has ended. Batches are the core's
+// groups.
 type zakaySource struct {
 	*core
 	g     *session.Graph

@@ -9,8 +9,11 @@ import (
 	"github.com/hpcwl/hpcwl/trace"
 )
 
-// HurstOptions control [Hurst]; zero values mean the defaults of spec
-// section 18.3 #17.
+// HurstOptions control [Hurst]; zero values mean our defaults, chosen where
+// the thesis (N. Zakay, Improved Realism and Representativeness of Workloads
+// to Improve Reliability of Performance Evaluations, PhD thesis, Hebrew
+// University, chapter 3, section 5) does not give the constants of the
+// procedure.
 type HurstOptions struct {
 	// Unit is the base time unit of the series, in seconds; 0 means 1 hour.
 	Unit int64

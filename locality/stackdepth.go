@@ -27,8 +27,9 @@ var Attrs = []Attr{
 // Depth is the result of the stack-depth algorithm.
 type Depth struct {
 	// Mean is the average depth, counted from 1 at the top (0 with
-	// StackOptions.FromZero), of the values found on the stack; Found how many were found and Missed how many
-	// were new (not counted; spec section 18.3 #15).
+	// StackOptions.FromZero), of the values found on the stack; Found how many
+	// were found and Missed how many were new (not counted: our choice where
+	// the thesis leaves open how misses count).
 	Mean   float64 `json:"mean"`
 	Found  int     `json:"found"`
 	Missed int     `json:"missed"`

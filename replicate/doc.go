@@ -1,8 +1,9 @@
 // Package replicate runs many resampled variants of a log through the
-// simulator in parallel and summarizes each metric's distribution next to
-// the original log's value: the confidence intervals of spec
-// zakay-resampling-sessions-feedback.md section 7.1, and the TBUOS
-// comparisons of section 13.6.
+// simulator in parallel and summarizes each metric's distribution next to the
+// original log's value: the confidence intervals of N. Zakay, Improved Realism
+// and Representativeness of Workloads to Improve Reliability of Performance
+// Evaluations, PhD thesis, Hebrew University, chapter 3, section 6, and the
+// TBUOS comparisons of its chapter 5.
 //
 // Variant i is generated from the PCG stream (Seed, i), so the results are
 // the same whatever the number of workers. Each variant is simulated either

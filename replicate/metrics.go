@@ -9,8 +9,12 @@ import (
 type Metrics struct {
 	// Jobs counts the jobs submitted in the period.
 	Jobs int `json:"jobs"`
-	// Throughput counts the jobs that completed in the period (spec
-	// section 14.2 and 18.6 #41).
+	// Throughput counts the jobs that completed in the period. The thesis (N.
+	// Zakay, Improved Realism and Representativeness of Workloads to Improve
+	// Reliability of Performance Evaluations, PhD thesis, Hebrew University,
+	// chapter 3) defines it as "the total number of jobs during the simulation
+	// period"; counting completed jobs is our choice where it leaves the
+	// window open.
 	Throughput int `json:"throughput"`
 	// Utilization is the processor-time of all jobs within the period
 	// over P x the period's length.

@@ -18,7 +18,10 @@ import (
 // Mode is how each variant is simulated.
 type Mode uint8
 
-// The simulation modes (spec section 1.3).
+// The simulation modes: the resampled log as a fixed job stream, or TBUOS (N.
+// Zakay, Improved Realism and Representativeness of Workloads to Improve
+// Reliability of Performance Evaluations, PhD thesis, Hebrew University,
+// chapters 3 and 5).
 const (
 	// Conventional replays the resampled jobs at their fixed times.
 	Conventional Mode = iota

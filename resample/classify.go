@@ -165,8 +165,8 @@ type Pools struct {
 	week     []int32 // local week of every trace job
 }
 
-// Weeks returns the log's length in weeks, ceil((End - Start) / week): L_w
-// of spec section 0.2.
+// Weeks returns the log's length in weeks, ceil((End - Start) / week), the
+// unit of the weekly framework of Zakay's thesis, chapter 3, section 4.
 func (p *Pools) Weeks() int { return int((p.End - p.Start + Week - 1) / Week) }
 
 // cycleWeeks returns the number of local weeks the log period touches, the
@@ -179,7 +179,8 @@ type ClassCount struct {
 	Jobs  int `json:"jobs"`
 }
 
-// Counts returns the users and jobs of each pool (spec Table V).
+// Counts returns the users and jobs of each pool (as in Table V of Zakay's
+// thesis, chapter 3).
 func (p *Pools) Counts() map[Class]ClassCount {
 	m := map[Class]ClassCount{}
 	for c, us := range map[Class][]*User{LongTerm: p.LongTerm, Temporary: p.Temporary, Discarded: p.Discarded, Rare: p.Rare} {

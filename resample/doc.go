@@ -1,6 +1,7 @@
-// Package resample builds new workloads from a log by resampling whole
-// users, after Zakay and Feitelson (spec zakay-resampling-sessions-feedback.md
-// sections 6 and 7).
+// Package resample builds new workloads from a log by resampling whole users,
+// after Zakay and Feitelson (N. Zakay, Improved Realism and Representativeness
+// of Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
+// Hebrew University, chapter 3, sections 4 and 6).
 //
 // A user's sub-trace (all the jobs the user submitted) is the resampling
 // unit and is never changed inside: its jobs keep their order, their

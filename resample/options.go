@@ -49,8 +49,8 @@ type Options struct {
 	AlignLongTerm bool
 }
 
-// Params are the generator's parameters as resolved for one run (spec
-// section 6.3), recorded in the output.
+// Params are the generator's parameters as resolved for one run (Zakay's
+// thesis, chapter 3, section 4), recorded in the output.
 type Params struct {
 	// Duration is the generated length in seconds; Weeks the number of
 	// local weeks it touches.

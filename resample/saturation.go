@@ -11,9 +11,11 @@ import (
 )
 
 // Outstanding returns, for each time in at, the number of jobs of res
-// submitted before it and not yet terminated (waiting or running): the
-// series the saturation detector reads at each week start (spec section
-// 7.3). Jobs that never started count as outstanding.
+// submitted before it and not yet terminated (waiting or running): the series
+// the saturation detector reads at each week start (N. Zakay, Improved Realism
+// and Representativeness of Workloads to Improve Reliability of Performance
+// Evaluations, PhD thesis, Hebrew University, chapter 3, section 6). Jobs that
+// never started count as outstanding.
 func Outstanding(res *sim.Result, at []int64) []float64 {
 	sub := make([]int64, 0, len(res.Jobs))
 	end := make([]int64, 0, len(res.Jobs))

@@ -50,11 +50,13 @@ const (
 	// logging period"; feedback only moves the point from which the gap
 	// counts (the last job's end instead of its traced submission).
 	RegenGap Regeneration = iota
-	// RegenImmediate starts the new copy at the first week-aligned time
-	// of the user's first job after the predecessor's last job ended
-	// (the spec's reading of "regenerated after the termination of their
-	// last job"). A user active for only part of the log is then active
-	// all the time, which raises the offered load.
+	// RegenImmediate starts the new copy at the first week-aligned time of the
+	// user's first job after the predecessor's last job ended (our reading of
+	// "regenerated after the termination of their last job", N. Zakay,
+	// Improved Realism and Representativeness of Workloads to Improve
+	// Reliability of Performance Evaluations, PhD thesis, Hebrew University,
+	// chapter 5). A user active for only part of the log is then active all
+	// the time, which raises the offered load.
 	RegenImmediate
 )
 

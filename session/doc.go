@@ -2,9 +2,10 @@
 // batches and builds the dependency graphs that feedback simulation replays.
 //
 // A session is a period of continuous work by one user; a batch is a set of
-// overlapping, hence independent, jobs inside a session (spec
-// zakay-resampling-sessions-feedback.md section 4). [Identify] implements
-// the methods of Zakay's thesis, chapter 2:
+// overlapping, hence independent, jobs inside a session (N. Zakay, Improved
+// Realism and Representativeness of Workloads to Improve Reliability of
+// Performance Evaluations, PhD thesis, Hebrew University, chapter 2).
+// [Identify] implements the methods of that chapter:
 //
 //   - [Arrival]: a job joins the session when it arrives at most Threshold
 //     after the previous job of the user (default 60 min), and batches are
@@ -16,9 +17,10 @@
 //   - [LastCut] and [MaxCut]: the same with each job's end cut at its
 //     arrival plus Cut, so that long jobs do not stretch sessions;
 //   - [Interarrival]: Madon's partitioning, a new session when the
-//     inter-arrival time is at least Threshold (spec
-//     madon-replay-with-feedback.md section 3.2): a0 puts every job in a
-//     session of its own, a60 is the 60-minute variant.
+//     inter-arrival time is at least Threshold (M. Madon, G. Da Costa and
+//     J.-M. Pierson, "Replay with feedback", Future Generation Computer
+//     Systems, 2024, section 3.1, Fig. 1): a0 puts every job in a session of
+//     its own, a60 is the 60-minute variant.
 //
 // A [Partition] gives every job its session and batch, and [Partition.Stats]
 // summarizes counts, jobs per session and batch, session lengths, think

@@ -253,7 +253,9 @@ type resampleReport struct {
 	Output      string          `json:"output"`
 }
 
-// poolsReport is a log's classification (spec Table V).
+// poolsReport is a log's classification (as in Table V of N. Zakay, Improved
+// Realism and Representativeness of Workloads to Improve Reliability of
+// Performance Evaluations, PhD thesis, Hebrew University, chapter 3).
 type poolsReport struct {
 	Weeks    int                            `json:"log_weeks"`
 	Start    int64                          `json:"start"`

@@ -21,7 +21,8 @@ type Log struct {
 	Procs int    // MaxProcs
 }
 
-// Logs lists the eleven logs of ../shared/data/swf, as its README gives them.
+// Logs lists the eleven logs of the Parallel Workloads Archive that the tests
+// read (see README), with the figures their README gives.
 var Logs = []Log{
 	{"NASA-iPSC-1993-3.1-cln.swf.gz", 18239, 69, 128},
 	{"LANL-CM5-1994-4.1-cln.swf.gz", 122060, 213, 1024},
