@@ -7,7 +7,9 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Constants of the reference program (§7.4, §6.4).
+// Constants of the reference program lublin99.c of Lublin and Feitelson, The
+// workload on parallel supercomputers, JPDC 63(11), 2003 (its arrival and
+// runtime code).
 const (
 	buckets         = 48   // half-hour slots per day
 	secondsInBucket = 1800 // seconds per slot
@@ -21,10 +23,9 @@ const (
 )
 
 // DailyWeights returns the 48 slot weights of the program's daily cycle
-// (§7.4 arrive_init): for 1-based shifted slot i = 11..58, bucket
+// (lublin99.c's arrive_init): for 1-based shifted slot i = 11..58, bucket
 // (i−1) mod 48 gets F(i + ½) − F(i − ½), F the Gamma(anum, bnum) CDF (scale
-// bnum); the weights are then normalised to mean 1. Bucket 0 is
-// 00:00-00:30.
+// bnum); the weights are then normalised to mean 1. Bucket 0 is 00:00-00:30.
 func DailyWeights(anum, bnum float64) [buckets]float64 {
 	var w [buckets]float64
 	g := distuv.Gamma{Alpha: anum, Beta: 1 / bnum}
@@ -40,9 +41,9 @@ func DailyWeights(anum, bnum float64) [buckets]float64 {
 	return w
 }
 
-// stream is one arrival process (calc_next_arrive of §7.4): interarrivals
-// e^G, G ~ Gamma(AArr·ARAR, BArr) truncated at 13, counted in virtual
-// seconds that pass faster in slots of larger weight.
+// stream is one arrival process (calc_next_arrive of lublin99.c):
+// interarrivals e^G, G ~ Gamma(AArr·ARAR, BArr) truncated at 13, counted in
+// virtual seconds that pass faster in slots of larger weight.
 type stream struct {
 	weights  [buckets]float64
 	gamma    distuv.Gamma
@@ -83,8 +84,8 @@ func (s *stream) advance() {
 	// The program keeps time_from_begin in an unsigned long, truncating the
 	// sum at every step. That loses half a second per arrival on average and
 	// makes the arrival times drift against the slot index (by about seven
-	// hours over 50,000 jobs), flattening the daily cycle that §9.6's hourly
-	// fractions require. We keep the exact time and truncate only the
-	// submit times written out (§11 item 8 [CHOICE]).
+	// hours over 50,000 jobs), flattening the daily cycle that the program's
+	// hourly arrival fractions show (docs/validation.md). We keep the exact
+	// time and truncate only the submit times written out (our choice).
 	s.next += next
 }

@@ -18,16 +18,18 @@ type LogFit struct {
 }
 
 // Average combines the parameters fitted to several logs into one
-// representative set the way the paper builds its "Model" rows (§1 item v,
-// §5.2; Tables 1, 2, 5, 6 and 7): the geometric mean of every Gamma shape
-// and scale (A1, B1, A2, B2, AArr, BArr, ANum, BNum), because the features
-// of a Gamma depend on products of its parameters; the arithmetic mean of
-// the probabilities (SerialProb, the paper's p2 = Pow2Prob/(1−SerialProb),
-// UProb), of the linear weight's PA and PB and of ARAR. The size range
-// follows the paper's rule for a machine of procs processors (§4.3): ULow
-// = log2 2 − 0.2 = 0.8, UHi = log2 procs, UMed = UHi − 2.5 (UHi − 1.5 for
-// machines under 16 processors, the program's advice for small systems).
-// The result is validated.
+// representative set the way the paper builds its "Model" rows (Lublin and
+// Feitelson, The workload on parallel supercomputers, JPDC 63(11), 2003,
+// section 5.2; Tables 1, 2, 5, 6 and 7): the geometric mean of every Gamma
+// shape and scale (A1, B1, A2, B2, AArr, BArr, ANum, BNum), because the
+// features of a Gamma depend on products of its parameters; the arithmetic
+// mean of the probabilities (SerialProb, the paper's p2 =
+// Pow2Prob/(1−SerialProb), UProb), of the linear weight's PA and PB and of
+// ARAR. The size range follows the paper's rule for a machine of procs
+// processors (Lublin and Feitelson (2003), section 4.3): ULow = log2 2 − 0.2 =
+// 0.8, UHi = log2 procs, UMed = UHi − 2.5 (UHi − 1.5 for machines under 16
+// processors, the program's advice for small systems). The result is
+// validated.
 func Average(fits []LogFit, procs int) (TypeParams, error) {
 	if len(fits) == 0 {
 		return TypeParams{}, fmt.Errorf("%w: averaging needs at least one fitted log", ErrInvalidParams)

@@ -16,9 +16,10 @@ import (
 	"github.com/hpcwl/hpcwl/stats"
 )
 
-// Log is the input of [FitLog]: one entry per job, in any order, with the
-// SWF conventions (seconds; negative = unknown). Filtering (e.g. to
-// successful jobs, status 1, as the paper does, §2) is the caller's.
+// Log is the input of [FitLog]: one entry per job, in any order, with the SWF
+// conventions (seconds; negative = unknown). Filtering (e.g. to successful
+// jobs, status 1, as the paper does: Lublin and Feitelson, The workload on
+// parallel supercomputers, JPDC 63(11), 2003, section 2) is the caller's.
 type Log struct {
 	// Submit holds submit times in seconds since StartTime (SWF field 2).
 	Submit []int64
@@ -40,17 +41,20 @@ type Log struct {
 	Queue []int64
 }
 
-// SlotConvention selects how half-hour slots map to the Gamma's argument
-// in the daily-cycle fit (§11 item 4).
+// SlotConvention selects how half-hour slots map to the Gamma's argument in
+// the daily-cycle fit. The paper and its reference program differ by half to
+// one slot; which to use is our choice, per log.
 type SlotConvention int
 
 const (
-	// ProgramSlots is the reference program's convention (§7.4): slot idx
-	// (0 = 00:00-00:30) is the value idx+1, plus 48 when below 11. The
-	// fitted ANum/BNum then drive the generator exactly. Default.
+	// ProgramSlots is the reference program's convention (lublin99.c's
+	// arrive_init): slot idx (0 = 00:00-00:30) is the value idx+1, plus 48
+	// when below 11. The fitted ANum/BNum then drive the generator exactly.
+	// Default.
 	ProgramSlots SlotConvention = iota
-	// PaperSlots is the paper's t′ = 2t, plus 48 when below 10 (§7.2), the
-	// convention of Table 7; its values are one slot lower.
+	// PaperSlots is the paper's t′ = 2t, plus 48 when below 10 (Lublin and
+	// Feitelson (2003), section 7.2), the convention of Table 7; its values
+	// are one slot lower.
 	PaperSlots
 )
 
@@ -60,13 +64,15 @@ type FitOptions struct {
 	Slots SlotConvention
 	// ExcludeSlots lists half-hour slots (0-47) left out of the daily-cycle
 	// histogram, e.g. 7 for the 03:30 administrative peak of the SDSC logs
-	// (§7.2, §11 item 13).
+	// (Lublin and Feitelson (2003), section 7.2; leaving the slot out is our
+	// choice of how to remove it).
 	ExcludeSlots []int
 	// PeakStart and PeakEnd bound the peak hours [PeakStart, PeakEnd) on
-	// Monday-Friday, local time; default 8 and 19 (§7.1).
+	// Monday-Friday, local time; default 8 and 19 (Lublin and Feitelson
+	// (2003), section 7.1).
 	PeakStart, PeakEnd int
-	// SizeGroups is the number of size groups for the linear weight;
-	// default 8 (§6.3).
+	// SizeGroups is the number of size groups for the linear weight; default 8
+	// (Lublin and Feitelson (2003), section 6.3).
 	SizeGroups int
 	// Settings are passed to the EM fits.
 	Settings *fit.Settings
@@ -104,7 +110,8 @@ const (
 	maxSizeGroupsFloor = 2
 )
 
-// SizeFit reports the job-size part (§4, Table 1).
+// SizeFit reports the job-size part (Lublin and Feitelson (2003), section 4,
+// Table 1).
 type SizeFit struct {
 	Jobs     int     `json:"jobs"`
 	Parallel int     `json:"parallel"`
@@ -140,7 +147,8 @@ type HyperGammaParams struct {
 	P  float64 `json:"p"`
 }
 
-// SizeGroup is one size group of the runtime fit (§6.3).
+// SizeGroup is one size group of the runtime fit (Lublin and Feitelson (2003),
+// section 6.3).
 type SizeGroup struct {
 	MinProcs    int64   `json:"min_procs"`
 	MaxProcs    int64   `json:"max_procs"`
@@ -150,7 +158,8 @@ type SizeGroup struct {
 	D           float64 `json:"d"` // KS of the group with that weight
 }
 
-// RuntimeFit reports the runtime part (§5, §6, Tables 2 and 5).
+// RuntimeFit reports the runtime part (Lublin and Feitelson (2003), sections 5
+// and 6, Tables 2 and 5).
 type RuntimeFit struct {
 	Jobs    int              `json:"jobs"`
 	Dropped int              `json:"dropped"` // runtime < 1 s or unknown
@@ -163,12 +172,13 @@ type RuntimeFit struct {
 	// ModelD is the KS distance of the model with the linear weight (the
 	// mixture over the observed sizes) from the data (Table 5's D_n).
 	ModelD float64 `json:"model_d"`
-	// Subsample is the KS test of the linear model on 100 random
-	// sub-samples of 500 jobs (§3.3).
+	// Subsample is the KS test of the linear model on 100 random sub-samples
+	// of 500 jobs (Lublin and Feitelson (2003), section 5.1).
 	Subsample stats.SubsampleKSResult `json:"subsample"`
 }
 
-// ArrivalFit reports the arrival part (§7, Tables 6 and 7).
+// ArrivalFit reports the arrival part (Lublin and Feitelson (2003), section 7,
+// Tables 6 and 7).
 type ArrivalFit struct {
 	PeakIntervals int     `json:"peak_intervals"`
 	AArr          float64 `json:"a_arr"`
@@ -181,8 +191,8 @@ type ArrivalFit struct {
 	ANum        float64     `json:"a_num"`
 	BNum        float64     `json:"b_num"`
 	DailyD      float64     `json:"daily_d"`
-	// DailyChi2 is the 48-slot metric Σ(m−d)²/(m+d) (§3.3) with the model
-	// counts scaled to the data total.
+	// DailyChi2 is the 48-slot metric Σ(m−d)²/(m+d) (Lublin and Feitelson
+	// (2003), section 7.3) with the model counts scaled to the data total.
 	DailyChi2 float64 `json:"daily_chi2"`
 }
 
@@ -191,7 +201,7 @@ type FitReport struct {
 	Sizes    SizeFit    `json:"sizes"`
 	Runtimes RuntimeFit `json:"runtimes"`
 	Arrivals ArrivalFit `json:"arrivals"`
-	// Notes records the choices made (§11).
+	// Notes records the choices made where the paper leaves them open.
 	Notes []string `json:"notes"`
 	// Implausible flags the fitted parameters outside any plausible range
 	// ([TypeParams.Implausible]), keyed by JSON name, with the reason.
@@ -199,15 +209,15 @@ type FitReport struct {
 }
 
 // FitLog estimates the parameters of one job class of the model from a log
-// (§4-§7): sizes (serial and power-of-two fractions, two-stage uniform on
-// log2 size), runtimes (hyper-Gamma on ln runtime by EM, then the best
-// first-Gamma weight per size group and a linear regression on the group
-// median sizes for PA/PB), peak-hour interarrivals (Gamma on ln
-// interarrival, ARAR) and the daily cycle (Gamma over the slot index, by
-// binned maximum likelihood). Runtimes and interarrivals of r >= 1 s enter
-// as ln(r + ½), undoing the truncation to whole seconds (§11 item 3
-// [CHOICE]); zero values are dropped and counted. Use the result as
-// Params{Mode: Whole, Whole: t} or as one class of a typed set.
+// (Lublin and Feitelson (2003), sections 4-7): sizes (serial and power-of-two
+// fractions, two-stage uniform on log2 size), runtimes (hyper-Gamma on ln
+// runtime by EM, then the best first-Gamma weight per size group and a linear
+// regression on the group median sizes for PA/PB), peak-hour interarrivals
+// (Gamma on ln interarrival, ARAR) and the daily cycle (Gamma over the slot
+// index, by binned maximum likelihood). Runtimes and interarrivals of r >= 1 s
+// enter as ln(r + ½), undoing the truncation to whole seconds (our choice
+// where the paper leaves it open); zero values are dropped and counted. Use
+// the result as Params{Mode: Whole, Whole: t} or as one class of a typed set.
 func FitLog(l Log, opt *FitOptions) (TypeParams, *FitReport, error) {
 	o := opt.withDefaults()
 	if len(l.Runtime) != len(l.Submit) || len(l.Procs) != len(l.Submit) {

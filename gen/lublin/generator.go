@@ -23,7 +23,9 @@ const (
 	QueueBatch       = 1
 )
 
-// DefaultJobs is the program's default number of jobs (SIZE, §9.2).
+// DefaultJobs is the default number of jobs of lublin99.c, the reference
+// program of Lublin and Feitelson, The workload on parallel supercomputers,
+// JPDC 63(11), 2003 (its SIZE).
 const DefaultJobs = 50000
 
 // Config configures a generation run. The zero value plus a Params is
@@ -47,9 +49,9 @@ type Config struct {
 	// processors with [Params.ScaleToMachine]; 0 keeps them (128 nodes for
 	// the published sets).
 	Procs int
-	// Load, when > 0, is the target offered load (§9.5); AArr of every class
-	// is multiplied by the factor [CalibrateLoad] finds. When 0 and the
-	// parameters hold a fitted log's [Target], the arrival rate is
+	// Load, when > 0, is the target offered load (see [ExpectedLoad]); AArr of
+	// every class is multiplied by the factor [CalibrateLoad] finds. When 0
+	// and the parameters hold a fitted log's [Target], the arrival rate is
 	// calibrated to the log's ([CalibrateRate]), unless OwnRate is set;
 	// otherwise the parameters' own rate and load are kept.
 	Load float64
@@ -86,12 +88,12 @@ func newClassGen(t TypeParams, r *rand.Rand) classGen {
 	}
 }
 
-// nodes is calc_number_of_nodes (§4.4): one uniform u decides serial
-// (u <= SerialProb) and power of two (u <= SerialProb + Pow2Prob). A size
-// above the machine (a power of two rounded up past a machine that is not
-// one, e.g. 128 on 100 processors) is drawn again, so sizes follow the
-// model's distribution conditioned on fitting the machine; with UHi an
-// integer (the published sets) no draw is ever above it.
+// nodes is calc_number_of_nodes of lublin99.c: one uniform u decides serial (u
+// <= SerialProb) and power of two (u <= SerialProb + Pow2Prob). A size above
+// the machine (a power of two rounded up past a machine that is not one, e.g.
+// 128 on 100 processors) is drawn again, so sizes follow the model's
+// distribution conditioned on fitting the machine; with UHi an integer (the
+// published sets) no draw is ever above it.
 func (c *classGen) nodes() int64 {
 	for {
 		u := c.r.Float64()
@@ -108,8 +110,9 @@ func (c *classGen) nodes() int64 {
 	}
 }
 
-// runtime is time_from_nodes (§6.4): hyper-Gamma with p = clip(PA·n + PB),
-// resampled until ln(runtime) <= 12, returned as whole seconds (truncated).
+// runtime is time_from_nodes of lublin99.c: hyper-Gamma with p = clip(PA·n +
+// PB), resampled until ln(runtime) <= 12, returned as whole seconds
+// (truncated).
 func (c *classGen) runtime(n int64) int64 {
 	p := math.Min(1, math.Max(0, c.t.PA*float64(n)+c.t.PB))
 	for {
@@ -204,8 +207,8 @@ func (g *Generator) Next() (Job, bool) {
 	if g.cfg.Jobs > 0 && g.count >= g.cfg.Jobs {
 		return Job{}, false
 	}
-	// arrive(): the stream with the earlier next arrival; strict < favours
-	// the interactive stream on ties (§11 item 6).
+	// arrive(): the stream with the earlier next arrival; strict < favours the
+	// interactive stream on ties, as in lublin99.c.
 	q := QueueInteractive
 	if b := g.streams[QueueBatch]; b != nil && b.next < g.streams[QueueInteractive].next {
 		q = QueueBatch
@@ -223,8 +226,8 @@ func (g *Generator) Next() (Job, bool) {
 }
 
 // SWF converts a generated job with sequence number id (from 1) to an SWF
-// record as the program writes it (§9.3): submit, runtime, allocated
-// processors, status 1 and queue; every other field −1.
+// record as the program writes it: submit, runtime, allocated processors,
+// status 1 and queue; every other field −1.
 func (j Job) SWF(id int64) swf.Job {
 	s := swf.NewJob()
 	s.ID = id
@@ -236,10 +239,10 @@ func (j Job) SWF(id int64) swf.Job {
 	return s
 }
 
-// Header returns the SWF header of the run: the program's lines (§9.3) plus
-// the model, generator version, seed, mode, machine size, start hour, load
-// factor and the full parameter set as JSON, so that the run can be
-// reproduced from the file alone. jobs is the number of jobs written.
+// Header returns the SWF header of the run: the program's lines plus the
+// model, generator version, seed, mode, machine size, start hour, load factor
+// and the full parameter set as JSON, so that the run can be reproduced from
+// the file alone. jobs is the number of jobs written.
 func (g *Generator) Header(jobs int) swf.Header {
 	var h swf.Header
 	p := g.params

@@ -17,9 +17,10 @@ type SizeRange struct {
 	Max int64 `json:"max"`
 }
 
-// PaperSizeGroups are the size groups of Table 4 of the paper for the logs
-// it used (§6.2). SDSC96's last group is printed as 17-320; it is widened to
-// the machine's 400 processors so that no job is left out.
+// PaperSizeGroups are the size groups of Table 4 of the paper for the logs it
+// used (Lublin and Feitelson, The workload on parallel supercomputers, JPDC
+// 63(11), 2003, section 6.2). SDSC96's last group is printed as 17-320; it is
+// widened to the machine's 400 processors so that no job is left out.
 var PaperSizeGroups = map[string][]SizeRange{
 	"SDSC95": {{1, 4}, {5, 16}, {17, 400}},
 	"SDSC96": {{1, 8}, {9, 16}, {17, 400}},
@@ -50,13 +51,14 @@ type GroupOptions struct {
 	Settings *fit.Settings
 }
 
-// FitSizeGroups fits a hyper-Gamma (EM from the middle-minimum
-// initialisation, all five parameters free) to the ln runtimes of the jobs
-// of each size range, as the paper does before it ties the weight to the
-// size (§6.2, Table 4). Runtimes enter as in [FitLog]: ln(r + ½) for
-// r >= 1 s, shorter or unknown runtimes and unknown sizes are dropped. The
-// groups are fitted concurrently; the result is in the order of ranges. A
-// range with fewer than [MinGroupJobs] jobs is an error that names it.
+// FitSizeGroups fits a hyper-Gamma (EM from the middle-minimum initialisation,
+// all five parameters free) to the ln runtimes of the jobs of each size range,
+// as the paper does before it ties the weight to the size (Lublin and
+// Feitelson (2003), section 6.2, Table 4). Runtimes enter as in [FitLog]: ln(r
+// + ½) for r >= 1 s, shorter or unknown runtimes and unknown sizes are
+// dropped. The groups are fitted concurrently; the result is in the order of
+// ranges. A range with fewer than [MinGroupJobs] jobs is an error that names
+// it.
 func FitSizeGroups(l Log, ranges []SizeRange, opt *GroupOptions) ([]GroupFit, error) {
 	var o GroupOptions
 	if opt != nil {

@@ -36,12 +36,13 @@ func expTruncMean(a, b, c float64) float64 {
 // machine's size.
 func (t TypeParams) MaxSize() int64 { return int64(math.Pow(2, t.UHi) + 0.5) }
 
-// SizeDistribution returns P(size = n) for n = 1..round(2^UHi) under the
-// program's size sampler (§4.4), computed exactly from the two-stage
-// uniform CDF: power-of-two jobs take 2^k with the mass of [k−½, k+½) and
-// the others round(2^x) = n with the mass of [log2(n−½), log2(n+½)). The
-// mass of powers of two above round(2^UHi), which the generator draws
-// again, is spread by normalizing.
+// SizeDistribution returns P(size = n) for n = 1..round(2^UHi) under the size
+// sampler of lublin99.c (the reference program of Lublin and Feitelson, The
+// workload on parallel supercomputers, JPDC 63(11), 2003), computed exactly
+// from the two-stage uniform CDF: power-of-two jobs take 2^k with the mass of
+// [k−½, k+½) and the others round(2^x) = n with the mass of [log2(n−½),
+// log2(n+½)). The mass of powers of two above round(2^UHi), which the
+// generator draws again, is spread by normalizing.
 func (t TypeParams) SizeDistribution() []float64 {
 	tsu := dist.TwoStageUniform{Low: t.ULow, Med: t.UMed, High: t.UHi, P: t.UProb}
 	nmax := int(t.MaxSize())
@@ -74,8 +75,8 @@ func (t TypeParams) SizeDistribution() []float64 {
 }
 
 // MeanRuntime returns the expected runtime in seconds of a job of n
-// processors: the mean of e^X for X ~ HG(A1, B1, A2, B2, p(n)) truncated
-// at 12, less ½ s for the truncation to whole seconds (§6.4).
+// processors: the mean of e^X for X ~ HG(A1, B1, A2, B2, p(n)) truncated at
+// 12, less ½ s for the truncation to whole seconds (as lublin99.c truncates).
 func (t TypeParams) MeanRuntime(n int) float64 {
 	p := math.Min(1, math.Max(0, t.PA*float64(n)+t.PB))
 	i1, i2 := expTruncMean(t.A1, t.B1, maxLogRuntime), expTruncMean(t.A2, t.B2, maxLogRuntime)
@@ -84,11 +85,12 @@ func (t TypeParams) MeanRuntime(n int) float64 {
 	return (p*i1+(1-p)*i2)/(p*f1+(1-p)*f2) - 0.5
 }
 
-// MeanInterarrival returns the long-run mean interarrival time in seconds
-// of the class's arrival stream: E[e^G | G <= 13] for
-// G ~ Gamma(AArr·ARAR, BArr) (arrival times are kept exact and truncated
-// only on output, so no rounding term). The daily cycle redistributes arrivals over the day but
-// its weights average 1, so it leaves this mean unchanged (§7.3 method 3).
+// MeanInterarrival returns the long-run mean interarrival time in seconds of
+// the class's arrival stream: E[e^G | G <= 13] for G ~ Gamma(AArr·ARAR, BArr)
+// (arrival times are kept exact and truncated only on output, so no rounding
+// term). The daily cycle redistributes arrivals over the day but its weights
+// average 1, so it leaves this mean unchanged (Lublin and Feitelson (2003),
+// section 7.3, the third method).
 func (t TypeParams) MeanInterarrival() float64 {
 	a := t.AArr * t.ARAR
 	f := distuv.Gamma{Alpha: a, Beta: 1 / t.BArr}.CDF(maxLogInterarrival)
@@ -107,10 +109,10 @@ func (t TypeParams) MeanWork() float64 {
 }
 
 // ExpectedLoad returns the long-run offered load of the parameters on their
-// machine (§9.5): Σ over classes of E[runtime·size] / (P · mean interarrival),
-// P = [Params.MachineProcs]. This is the exact expectation of the load
-// formula Σ r_i n_i / (P · max a_i) as the run grows, without assuming
-// runtime and size independent.
+// machine: Σ over classes of E[runtime·size] / (P · mean interarrival), P =
+// [Params.MachineProcs]. This is the exact expectation of the load formula Σ
+// r_i n_i / (P · max a_i) as the run grows, without assuming runtime and size
+// independent.
 func ExpectedLoad(p Params) float64 {
 	procs := float64(p.MachineProcs())
 	if p.Mode == Whole {
@@ -176,10 +178,10 @@ func calibrate(p Params, target float64, measure func(Params) float64) (Params, 
 
 // CalibrateLoad returns p with AArr of every class in use multiplied by a
 // common factor chosen so that [ExpectedLoad] equals target, and the factor
-// (found by bisection to 1e-9 relative). Changing the peak interarrival
-// shape lengthens or shortens interarrivals without touching the daily
-// cycle, sizes or runtimes, as the program's tuning notes advise (§7.4). An
-// unreachable target is an error naming the reachable range.
+// (found by bisection to 1e-9 relative). Changing the peak interarrival shape
+// lengthens or shortens interarrivals without touching the daily cycle, sizes
+// or runtimes, as the program's comments advise. An unreachable target is an
+// error naming the reachable range.
 func CalibrateLoad(p Params, target float64) (Params, float64, error) {
 	if !(target > 0) {
 		return p, 0, fmt.Errorf("%w: load %v: must be > 0", ErrInvalidParams, target)

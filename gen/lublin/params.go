@@ -11,13 +11,15 @@ import (
 )
 
 // TypeParams are the parameters of the model for one class of jobs, with the
-// reference program's names and semantics (§4.4, §6.4, §7.4).
+// names and semantics of lublin99.c, the reference program of Lublin and
+// Feitelson, The workload on parallel supercomputers, JPDC 63(11), 2003.
 type TypeParams struct {
 	// SerialProb is the fraction of serial (one-processor) jobs, in [0, 1].
 	SerialProb float64 `json:"serial_prob"`
 	// Pow2Prob is the fraction of ALL jobs that are parallel with a
 	// power-of-two size, in [0, 1 − SerialProb]; the paper's p2 (a fraction of
-	// the parallel jobs) is Pow2Prob / (1 − SerialProb) (§4.4).
+	// the parallel jobs) is Pow2Prob / (1 − SerialProb) (Lublin and Feitelson
+	// (2003), section 4.3).
 	Pow2Prob float64 `json:"pow2_prob"`
 	// ULow, UMed, UHi and UProb are the two-stage uniform on log2(size) of
 	// parallel jobs: 0 <= ULow < UMed < UHi, UHi = log2 of the machine size,
@@ -34,7 +36,8 @@ type TypeParams struct {
 	A2 float64 `json:"a2"`
 	B2 float64 `json:"b2"`
 	// PA and PB give the weight of the first Gamma for a job of s processors,
-	// p = PA·s + PB clipped to [0, 1] (§6.3); PA is normally negative.
+	// p = PA·s + PB clipped to [0, 1] (Lublin and Feitelson (2003), section
+	// 6.3); PA is normally negative.
 	PA float64 `json:"pa"`
 	PB float64 `json:"pb"`
 	// AArr and BArr are shape and scale of the Gamma of ln(interarrival [s])
@@ -45,7 +48,8 @@ type TypeParams struct {
 	// 1-based) half-hour slot index that gives the daily cycle, both > 0.
 	ANum float64 `json:"a_num"`
 	BNum float64 `json:"b_num"`
-	// ARAR (arrive rush-to-all ratio) multiplies AArr, > 0 (§7.3).
+	// ARAR (arrive rush-to-all ratio) multiplies AArr, > 0 (Lublin and
+	// Feitelson (2003), section 7.3).
 	ARAR float64 `json:"arar"`
 }
 
@@ -56,8 +60,9 @@ const (
 	// Whole generates one stream with the whole-sample parameters; every job
 	// is "interactive" (queue 0), as in the program with INCLUDE_JOBS_TYPE 0.
 	Whole Mode = "whole"
-	// Typed merges a batch (queue 1) and an interactive (queue 0) stream,
-	// each with its own parameters and daily cycle (§8.1, §11 item 6).
+	// Typed merges a batch (queue 1) and an interactive (queue 0) stream, each
+	// with its own parameters and daily cycle (Lublin and Feitelson (2003),
+	// section 8.1; the streams merge as in lublin99.c).
 	Typed Mode = "typed"
 )
 
@@ -145,8 +150,8 @@ func TargetOf(l Log) (*Target, error) {
 	return &Target{Jobs: n, JobsPerDay: float64(n-1) / span * 86400, OfferedLoad: work / (float64(procs) * span), MachineProcs: procs}, nil
 }
 
-// Published parameter sets of the reference program (§4.4, §6.4, §7.4),
-// for a 128-node machine (UHi = 7).
+// Published parameter sets of the reference program lublin99.c, for a 128-node
+// machine (UHi = 7).
 var (
 	WholeParams = TypeParams{
 		SerialProb: 0.244, Pow2Prob: 0.576, ULow: 0.8, UMed: 4.5, UHi: 7, UProb: 0.86,
@@ -247,13 +252,13 @@ func (t TypeParams) validate(class string) error {
 	return nil
 }
 
-// ScaleToMachine returns p adapted to a machine of procs processors
-// (§4.3, §11 item 17): UHi and UMed of every class move by
-// log2(procs) − 7, so UHi = log2 P and UMed = UHi − 2.5 for the whole-sample
-// set while each typed set keeps its published offsets; the interactive
-// UHi is capped at log2 P. When UMed would fall to within 0.2 of ULow
-// (machines of about 8 processors) it is set to UHi − 1.5, the program's
-// advice for small systems. The result is validated.
+// ScaleToMachine returns p adapted to a machine of procs processors (Lublin
+// and Feitelson (2003), section 4.3, which ties UHi and UMed to the machine):
+// UHi and UMed of every class move by log2(procs) − 7, so UHi = log2 P and
+// UMed = UHi − 2.5 for the whole-sample set while each typed set keeps its
+// published offsets; the interactive UHi is capped at log2 P. When UMed would
+// fall to within 0.2 of ULow (machines of about 8 processors) it is set to UHi
+// − 1.5, the program's advice for small systems. The result is validated.
 func (p Params) ScaleToMachine(procs int) (Params, error) {
 	if procs < 2 {
 		return p, fmt.Errorf("%w: machine size %d: must be at least 2 processors", ErrInvalidParams, procs)

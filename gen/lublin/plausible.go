@@ -2,9 +2,11 @@ package lublin
 
 import "fmt"
 
-// Bounds of the plausibility check of fitted parameters ([TypeParams.Implausible]).
-// They are wide (ten times or more beyond the published values of §4.4, §6.4
-// and §7.4) and meant to catch fits that ran away, not to judge a log.
+// Bounds of the plausibility check of fitted parameters
+// ([TypeParams.Implausible]). They are wide (ten times or more beyond the
+// values published with lublin99.c, the reference program of Lublin and
+// Feitelson, The workload on parallel supercomputers, JPDC 63(11), 2003) and
+// meant to catch fits that ran away, not to judge a log.
 const (
 	// MaxLogShape bounds the shape of the Gammas of ln(runtime) and of
 	// ln(interarrival) (published: at most 639).

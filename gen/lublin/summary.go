@@ -9,8 +9,9 @@ import (
 	"github.com/hpcwl/hpcwl/swf"
 )
 
-// Statistics are the workload statistics the spec's reference table lists
-// for the generator (§9.6); they apply to any log.
+// Statistics are the workload statistics by which we compare the generator
+// with the reference program lublin99.c (docs/validation.md); they apply to
+// any log.
 type Statistics struct {
 	Jobs               int     `json:"jobs"`
 	FracSerial         float64 `json:"frac_serial"`
@@ -31,10 +32,10 @@ type Statistics struct {
 	Hourly [24]float64 `json:"hourly"`
 }
 
-// Summarize computes [Statistics] of jobs (sorted by submit time) on a
-// machine of procs processors; the load is Σ r·n / (P · last submit time)
-// (§9.5). startHour is the local time of day of submit time 0. Jobs with
-// unknown (negative) runtime or size are skipped.
+// Summarize computes [Statistics] of jobs (sorted by submit time) on a machine
+// of procs processors; the load is Σ r·n / (P · last submit time). startHour
+// is the local time of day of submit time 0. Jobs with unknown (negative)
+// runtime or size are skipped.
 func Summarize(jobs []swf.Job, procs int, startHour float64) Statistics {
 	var s Statistics
 	var nodes, rt, lrt, ia []float64

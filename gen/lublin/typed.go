@@ -25,22 +25,23 @@ type TypedFitReport struct {
 	Interactive *FitReport `json:"interactive"`
 }
 
-// FitTyped fits the model three times, as the paper replicates it (§8.1,
-// §9.1): to the whole log, to its batch jobs and to its interactive jobs,
-// and returns a typed parameter set (Mode Typed) whose Whole class holds the
-// whole-sample fit, so that changing "mode" in the written file switches
-// between the two generators.
+// FitTyped fits the model three times, as the paper replicates it (Lublin and
+// Feitelson, The workload on parallel supercomputers, JPDC 63(11), 2003,
+// sections 8.1 and 9.1): to the whole log, to its batch jobs and to its
+// interactive jobs, and returns a typed parameter set (Mode Typed) whose Whole
+// class holds the whole-sample fit, so that changing "mode" in the written
+// file switches between the two generators.
 //
-// The classes come from the queue of each job (Log.Queue, SWF field 15):
-// queue 0 is interactive and any positive queue is batch. That is the SWF
-// convention and the paper's criterion: on the SDSC Paragon, interactive
-// jobs were submitted directly to the machine and bypassed NQS, and the
-// archive's SDSC-Par logs record them as queue 0 ("interactive"), every NQS
-// queue as 1 and above; the paper uses neither requested times nor job
-// sizes to split them (§8.1). Jobs with a negative (unknown) queue are left
-// out of both classes but kept in the whole-sample fit. A log without any
-// known queue, or without jobs of one of the classes, is an error wrapping
-// [ErrNoJobClasses] that says so.
+// The classes come from the queue of each job (Log.Queue, SWF field 15): queue
+// 0 is interactive and any positive queue is batch. That is the SWF convention
+// and the paper's criterion: on the SDSC Paragon, interactive jobs were
+// submitted directly to the machine and bypassed NQS, and the archive's
+// SDSC-Par logs record them as queue 0 ("interactive"), every NQS queue as 1
+// and above; the paper uses neither requested times nor job sizes to split
+// them (Lublin and Feitelson (2003), section 8.1). Jobs with a negative
+// (unknown) queue are left out of both classes but kept in the whole-sample
+// fit. A log without any known queue, or without jobs of one of the classes,
+// is an error wrapping [ErrNoJobClasses] that says so.
 //
 // The interactive class is fitted with opt.InteractiveProcs as its machine
 // size (the interactive partition; the program's interactive UHi of 5.5 is
