@@ -59,8 +59,8 @@ func (adjusted) arrival(z *zakaySource, b int32, r Reason, now sim.Time) sim.Tim
 	return now + sim.Time(max(iat, 0))
 }
 
-// pools are a user's empirical delay distributions (section 11.3):
-// intra-session TT and IAT, inter-session TT and IAT.
+// pools are a user's empirical delay distributions (Zakay's thesis, chapter
+// 4): intra-session TT and IAT, inter-session TT and IAT.
 type pools struct {
 	intraTT, intraIAT, interTT, interIAT []int64
 }

@@ -12,8 +12,8 @@ import (
 type DailyBinsOptions struct {
 	// Bins is the number of equal-weight bins; 0 means 16.
 	Bins int
-	// MinJobs is the least number of jobs of a day analysed; 0 means 5
-	// (section 8.3).
+	// MinJobs is the least number of jobs of a day analysed; 0 means 5 (our
+	// choice where the thesis leaves it open).
 	MinJobs int
 }
 

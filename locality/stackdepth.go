@@ -12,8 +12,10 @@ type Attr struct {
 	Name string
 	// Value returns the attribute, or a negative number when unknown.
 	Value func(*trace.Job) float64
-	// Tol is the relative tolerance of a match in the stack-depth
-	// algorithm: 5% for times, exact (0) for processors (section 8.2).
+	// Tol is the relative tolerance of a match in the stack-depth algorithm:
+	// 5% for times, exact (0) for processors (N. Zakay, Improved Realism and
+	// Representativeness of Workloads to Improve Reliability of Performance
+	// Evaluations, PhD thesis, Hebrew University, chapter 3, section 5).
 	Tol float64
 }
 
@@ -37,10 +39,9 @@ type Depth struct {
 	MeanStack float64 `json:"mean_stack"`
 }
 
-// StackOptions choose the conventions of the stack-depth algorithm that
-// section 8.2 leaves open (section 18.3 #15). The zero value is the
-// default: depth 1 at the top, a found entry moves to the top holding the
-// new value.
+// StackOptions choose the conventions of the stack-depth algorithm that the
+// thesis leaves open (our choices). The zero value is the default: depth 1 at
+// the top, a found entry moves to the top holding the new value.
 type StackOptions struct {
 	// FromZero counts depth from 0 at the top.
 	FromZero bool

@@ -93,12 +93,13 @@ type ClassifyOptions struct {
 	Boundary int64
 	// NoDiscard keeps every temporary user.
 	NoDiscard bool
-	// Touch discards temporary users whose activity merely touches a
-	// boundary window; by default only those whose whole activity lies
-	// inside one (the literal rule, section 18.4 #19).
+	// Touch discards temporary users whose activity merely touches a boundary
+	// window; by default only those whose whole activity lies inside one (the
+	// literal rule of Zakay's thesis, chapter 3, section 4).
 	Touch bool
-	// WeeksBySpan counts a user's weeks active as ceil(span / week) instead
-	// of the number of distinct weeks with a job (section 18.4 #18).
+	// WeeksBySpan counts a user's weeks active as ceil(span / week) instead of
+	// the number of distinct weeks with a job (the default is our reading
+	// where the thesis leaves it open).
 	WeeksBySpan bool
 	// Period chooses the log's bounds; default PeriodAuto.
 	Period Period

@@ -25,8 +25,8 @@
 //
 // The result is a [Workload]: the jobs, each copy's original user, and
 // [Workload.Trace] turns it into an SWF log whose header records how it was
-// made. [Saturated] is the saturation detector of section 7.3, run on the
-// outstanding jobs at each week start ([Outstanding]).
+// made. [Saturated] is the saturation detector of Zakay's thesis, chapter 3,
+// section 6, run on the outstanding jobs at each week start ([Outstanding]).
 //
 // All randomness comes from a PCG stream built from Options.Seed and
 // Options.Stream, so the same options give the same workload, byte for

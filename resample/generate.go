@@ -155,8 +155,9 @@ func firstFrom(p *Pools, u *User, w0 int) int {
 func (g *gen) add(c Copy) { g.insts = append(g.insts, c) }
 
 // initialTemporary draws Poisson(f N_T0) distinct temporary users, with
-// probability proportional to their weeks active, each from a uniformly
-// chosen week of its activity (section 6.4 and 18.4 #22).
+// probability proportional to their weeks active, each from a uniformly chosen
+// week of its activity (Zakay's thesis, chapter 3, section 4, says only that
+// the number is randomized; Poisson draws of distinct users are our choice).
 func (g *gen) initialTemporary() {
 	tp := g.p.Temporary
 	if len(tp) == 0 || g.pr.InitialTemporary <= 0 {

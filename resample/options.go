@@ -33,12 +33,13 @@ type Options struct {
 	// Seed and Stream select the PCG random stream; replications use one
 	// stream per variant.
 	Seed, Stream uint64
-	// WeekZeroArrivals also draws weekly temporary arrivals in week 0, on
-	// top of the initial temporary users (section 18.4 #23); default no.
+	// WeekZeroArrivals also draws weekly temporary arrivals in week 0, on top
+	// of the initial temporary users; default no (our choice where the thesis
+	// leaves it open: initialization stands for the users already present).
 	WeekZeroArrivals bool
 	// InnerRate computes the weekly arrival rate over the weeks between the
-	// boundary windows, |T| / (L_w - 2 boundary), instead of |T| / L_w
-	// (section 18.4 #21).
+	// boundary windows, |T| / (L_w - 2 boundary), instead of |T| / L_w (an
+	// alternative reading of Zakay's thesis, chapter 3, section 4).
 	InnerRate bool
 	// AlignLongTerm starts every long-term user at one common random week
 	// instead of each at an independent one, so the long-term users keep

@@ -18,14 +18,14 @@ import (
 //
 //	QueueTimeWeight * (minutes waited) + XFactorWeight * (wait + planned) / planned
 //
-// recomputed at every pass (planned: the prediction times the estimate
-// factor, at least 1 s); ties go to the older job. Maui's default
-// weights, 1 and 0, give first come first served order, and then Maui
-// schedules exactly as EASY does ("essentially EASY", thesis section 2):
-// the reservation and backfilling rules are EASY's (section 11.2),
-// including the extra processors of every job ending at the shadow time.
-// A positive expansion-factor weight moves short jobs that have waited long
-// relative to their length up the queue.
+// recomputed at every pass (planned: the prediction times the estimate factor,
+// at least 1 s); ties go to the older job. Maui's default weights, 1 and 0,
+// give first come first served order, and then Maui schedules exactly as EASY
+// does ("essentially EASY", Talby's thesis, chapter 2): the reservation and
+// backfilling rules are EASY's (Talby (2006), chapter 2 and appendix A,
+// Listing 7), including the extra processors of every job ending at the shadow
+// time. A positive expansion-factor weight moves short jobs that have waited
+// long relative to their length up the queue.
 type Maui struct {
 	qw, xw  float64
 	factor  float64

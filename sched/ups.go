@@ -14,10 +14,11 @@ type UserMetric uint8
 // The user metrics of UPS (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5, section V).
 const (
 	// ByLoad favours users with less estimated work waiting: the sum of
-	// requested time x processors over their queued jobs (section 18.7 #47).
+	// requested time x processors over their queued jobs (running jobs do not
+	// count: our choice where the thesis leaves it open).
 	ByLoad UserMetric = iota
 	// ByRecency favours users whose latest job arrived most recently, queued
-	// or not (section 18.7 #48).
+	// or not (our reading of the thesis, which does not say).
 	ByRecency
 )
 

@@ -74,10 +74,10 @@ type Options struct {
 	Cut int64
 }
 
-// Default returns the published parameters of method m: 60 min for Arrival
-// and Interarrival (Zakay Definition 1; Madon's a60), 20 min for the
-// think-time methods (Zakay section 4.2) and a cut of 1 h for the cut
-// variants (section 4.4).
+// Default returns the published parameters of method m: 60 min for Arrival and
+// Interarrival (Zakay Definition 1; Madon's a60), 20 min for the think-time
+// methods (Zakay's thesis, chapter 2, section 2.1) and a cut of 1 h for the
+// cut variants (chapter 2, section 6).
 func Default(m Method) Options {
 	switch m {
 	case Arrival, Interarrival:

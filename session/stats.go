@@ -76,11 +76,11 @@ type Stats struct {
 	BatchJobs      Dist `json:"batch_jobs"`
 	// SessionsPerUser is the distribution of sessions per user.
 	SessionsPerUser Dist `json:"sessions_per_user"`
-	// SessionLength is the distribution of session lengths in seconds, as
-	// the method defines them (section 4.5).
+	// SessionLength is the distribution of session lengths in seconds, as the
+	// method defines them (Zakay's thesis, chapter 2, section 5).
 	SessionLength Dist `json:"session_length_s"`
 	// LongSessions is the fraction of sessions longer than 1000 minutes
-	// (section 4.8).
+	// (Zakay's thesis, chapter 2, section 6).
 	LongSessions float64 `json:"sessions_over_1000min"`
 	// ThinkTime is the distribution of think times between consecutive
 	// batches of a session: first arrival minus the latest end of the
@@ -89,9 +89,9 @@ type Stats struct {
 	// SessionGap is the distribution of the gaps between sessions of a
 	// user: first arrival minus the previous session's last arrival.
 	SessionGap Dist `json:"session_gap_s"`
-	// InterArrival is the distribution of the times between successive
-	// submits of a user, up to one day (longer ones cannot lie inside a
-	// session; section 4.6); InterArrivalAll keeps every one.
+	// InterArrival is the distribution of the times between successive submits
+	// of a user, up to one day (longer ones cannot lie inside a session;
+	// Zakay's thesis, chapter 2, section 3); InterArrivalAll keeps every one.
 	InterArrival    Dist `json:"inter_arrival_s"`
 	InterArrivalAll Dist `json:"inter_arrival_all_s"`
 }

@@ -7,15 +7,15 @@ import (
 	"time"
 )
 
-// Segments cuts t (sorted by submit time) into the complete segments
-// [k L, (k+1) L) of its period, which ends at the later of its last submit
-// and its header's EndTime. Each segment is a log of its own: its submit
-// times count from the segment's start and its UnixStartTime moves with
-// them, so local times are unchanged. These are the segments of an
-// extended resampled log that N. Zakay compares one by one with the
-// original log (Zakay, Improved Realism and Representativeness of Workloads
-// to Improve Reliability of Performance Evaluations, PhD thesis, Hebrew
-// University of Jerusalem, section 7.2).
+// Segments cuts t (sorted by submit time) into the complete segments [k L,
+// (k+1) L) of its period, which ends at the later of its last submit and its
+// header's EndTime. Each segment is a log of its own: its submit times count
+// from the segment's start and its UnixStartTime moves with them, so local
+// times are unchanged. These are the segments of an extended resampled log
+// that N. Zakay compares one by one with the original log (Zakay, Improved
+// Realism and Representativeness of Workloads to Improve Reliability of
+// Performance Evaluations, PhD thesis, Hebrew University of Jerusalem, chapter
+// 3, section 6).
 func (t *Trace) Segments(length int64) []*Trace {
 	if len(t.Jobs) == 0 {
 		return nil
