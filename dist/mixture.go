@@ -8,9 +8,10 @@ import (
 )
 
 // GaussianMixture is a finite mixture of univariate normal distributions, the
-// runtime model of T. N. Minh and L. Wolters, "A realistic integrated model of
-// parallel system workloads", CCGrid 2010, section VI-A: component k has
-// weight Weights[k], mean Means[k] and standard deviation StdDevs[k].
+// runtime model of T. N. Minh, L. Wolters and D. Epema, "A realistic
+// integrated model of parallel system workloads", CCGrid 2010, section VI-A:
+// component k has weight Weights[k], mean Means[k] and standard deviation
+// StdDevs[k].
 //
 // The three slices must have the same, non-zero length; the weights must be
 // non-negative and sum to 1 (within rounding). Methods panic otherwise,
@@ -50,8 +51,8 @@ func (g GaussianMixture) LogProb(x float64) float64 {
 
 // Posterior stores in dst (allocated if nil or too short) and returns the
 // posterior probability of each component given x, the E-step responsibilities
-// z_k = w_k N(x|μ_k,σ_k²) / Σ_h w_h N(x|μ_h,σ_h²) (Minh and Wolters (2010),
-// section VI-A).
+// z_k = w_k N(x|μ_k,σ_k²) / Σ_h w_h N(x|μ_h,σ_h²) (Minh, Wolters and Epema
+// (2010), section VI-A).
 func (g GaussianMixture) Posterior(x float64, dst []float64) []float64 {
 	g.check()
 	if cap(dst) < len(g.Weights) {

@@ -10,7 +10,7 @@ import (
 
 // Zipf is the discrete power-law (Zipf) distribution on the positive integers,
 // P(X = k) ∝ k^(−Alpha). With Max > 0 it is truncated to {1, …, Max} (the
-// bag-of-tasks size model of T. N. Minh and L. Wolters, "A realistic
+// bag-of-tasks size model of T. N. Minh, L. Wolters and D. Epema, "A realistic
 // integrated model of parallel system workloads", CCGrid 2010, section VI-C);
 // with Max == 0 it is the untruncated zeta distribution, normalised by the
 // Riemann zeta function ζ(Alpha), which requires Alpha > 1.

@@ -7,12 +7,12 @@
 // mixtures) are fitted by expectation-maximisation, the hyper-Gamma with the
 // middle-minimum initialisation of Lublin and Feitelson (The workload on
 // parallel supercomputers, JPDC 63(11), 2003, section 3.2.3), Gaussian
-// mixtures with model selection by BIC (T. N. Minh and L. Wolters, A realistic
-// integrated model of parallel system workloads, CCGrid 2010, section VI-A).
-// The two-stage uniform is fitted by minimising the Kolmogorov-Smirnov
-// distance, the criterion Lublin and Feitelson (2003) evaluate it by (section
-// 4.3). [Rank] fits a set of candidates to one sample and orders them by
-// goodness of fit.
+// mixtures with model selection by BIC (T. N. Minh, L. Wolters and D. Epema, A
+// realistic integrated model of parallel system workloads, CCGrid 2010,
+// section VI-A). The two-stage uniform is fitted by minimising the
+// Kolmogorov-Smirnov distance, the criterion Lublin and Feitelson (2003)
+// evaluate it by (section 4.3). [Rank] fits a set of candidates to one sample
+// and orders them by goodness of fit.
 //
 // Every fitter returns the fitted distribution, a [Result] with a [Status]
 // (Converged or IterationLimit), the log-likelihood, the number of

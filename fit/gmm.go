@@ -11,9 +11,9 @@ import (
 )
 
 // VarianceModel selects the covariance structure of a Gaussian mixture, in
-// MCLUST's naming (the software T. N. Minh and L. Wolters, A realistic
-// integrated model of parallel system workloads, CCGrid 2010, section VI-A,
-// fit their runtime classes with).
+// MCLUST's naming (the software T. N. Minh, L. Wolters and D. Epema, A
+// realistic integrated model of parallel system workloads, CCGrid 2010,
+// section VI-A, fit their runtime classes with).
 type VarianceModel int
 
 const (
@@ -34,8 +34,8 @@ func (m VarianceModel) String() string {
 // MarshalText encodes the model as its MCLUST name.
 func (m VarianceModel) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
-// GaussianMixture fits a g-component 1-D Gaussian mixture by EM (Minh and
-// Wolters (2010), section VI-A; the details are our choice, since the paper
+// GaussianMixture fits a g-component 1-D Gaussian mixture by EM (Minh, Wolters
+// and Epema (2010), section VI-A; the details are our choice, since the paper
 // only names MCLUST). The start splits the sorted sample into g equal-count
 // groups (deterministic, in place of MCLUST's hierarchical start); the E-step
 // computes the responsibilities, the M-step n_k = Σz, p_k = n_k/n, μ_k = Σz
@@ -148,10 +148,10 @@ type MixtureCandidate struct {
 
 // SelectGaussianMixture fits Gaussian mixtures with 1..gmax components under
 // both variance models and returns the one with the smallest BIC (the largest
-// MCLUST BIC, 2 ln L − k ln n) together with every candidate (Minh and Wolters
-// (2010), section VI-A; MCLUST's default gmax is 9). Fits that stop at the
-// iteration limit still compete; fits that fail outright (too few values for
-// g) are listed with their error and skipped.
+// MCLUST BIC, 2 ln L − k ln n) together with every candidate (Minh, Wolters
+// and Epema (2010), section VI-A; MCLUST's default gmax is 9). Fits that stop
+// at the iteration limit still compete; fits that fail outright (too few
+// values for g) are listed with their error and skipped.
 func SelectGaussianMixture(x []float64, gmax int, s *Settings) (best MixtureCandidate, all []MixtureCandidate, err error) {
 	if gmax < 1 {
 		panic("fit: gmax < 1")

@@ -267,13 +267,14 @@ func GeneralizedPareto(x, weights []float64, mu float64, s *Settings) (dist.Gene
 }
 
 // Zipf returns the maximum-likelihood Zipf exponent for integer values >= 1
-// (our choice for the bag-of-tasks sizes of T. N. Minh and L. Wolters, A
-// realistic integrated model of parallel system workloads, CCGrid 2010,
-// section VI-C, which fit a Zipf law without giving the method): it maximises
-// ℓ(α) = −α Σ ln x_i − n ln Σ_{k=1}^{max} k^(−α) by golden-section search on α
-// ∈ [0.01, 10] (truncated, max > 0) or α ∈ [1.001, 10] (zeta, max == 0). With
-// max > 0, values above max are an error; use the largest observed value as
-// max for the truncated fit of Minh and Wolters (2010), section VI-C.
+// (our choice for the bag-of-tasks sizes of T. N. Minh, L. Wolters and D.
+// Epema, A realistic integrated model of parallel system workloads, CCGrid
+// 2010, section VI-C, which fit a Zipf law without giving the method): it
+// maximises ℓ(α) = −α Σ ln x_i − n ln Σ_{k=1}^{max} k^(−α) by golden-section
+// search on α ∈ [0.01, 10] (truncated, max > 0) or α ∈ [1.001, 10] (zeta, max
+// == 0). With max > 0, values above max are an error; use the largest observed
+// value as max for the truncated fit of Minh, Wolters and Epema (2010),
+// section VI-C.
 func Zipf(x []float64, max int) (dist.Zipf, Result, error) {
 	if err := needN("zipf", x, 1); err != nil {
 		return dist.Zipf{}, Result{}, err
