@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
@@ -103,5 +104,48 @@ func TestZakayResamplingPins(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestZakayS6Pins pins the 5x extension of SDSC-DS (docs/validation.md,
+// S6; Zakay's thesis, chapter 3, section 7.2) for seed 1: the jobs and the
+// mean stack depth of runtimes of each 56-week segment, which the table
+// gives as ranges over seeds 1-3. Deterministic: relative tolerance 1e-9.
+func TestZakayS6Pins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("resamples SDSC-DS to 280 weeks")
+	}
+	log := testdata.Path(t, "SDSC-DS-2004-2.1-cln.swf.gz")
+	out := filepath.Join(t.TempDir(), "ds5-1.swf")
+	if code, _, errOut := runCLI(t, "resample", log, "--duration", "169344000", "--seed", "1", "-o", out); code != 0 {
+		t.Fatalf("resample: exit %d: %s", code, errOut)
+	}
+	code, js, errOut := runCLI(t, "compare", log, out, "--segment", "56w", "--json")
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Segments []struct {
+			Jobs       int `json:"jobs"`
+			StackDepth struct {
+				Runtime struct{ Mean float64 } `json:"runtime"`
+			} `json:"stack_depth"`
+		} `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		jobs  int
+		depth float64
+	}{{84133, 30.33206883346896}, {85644, 29.884724868845133}, {85631, 29.64138961084781}, {81945, 31.29206618478635}, {82258, 30.914073693104587}}
+	if len(r.Segments) != len(want) {
+		t.Fatalf("%d segments, want %d", len(r.Segments), len(want))
+	}
+	for i, w := range want {
+		s := r.Segments[i]
+		if s.Jobs != w.jobs || math.Abs(s.StackDepth.Runtime.Mean-w.depth) > 1e-9*w.depth {
+			t.Errorf("year %d: %d jobs, stack depth %.12g; pinned %d, %.12g", i+1, s.Jobs, s.StackDepth.Runtime.Mean, w.jobs, w.depth)
+		}
 	}
 }
