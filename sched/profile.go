@@ -169,3 +169,28 @@ func (p *profile) findWithout(from sim.Time, procs int32, dur, limit, oa, ob sim
 		}
 	}
 }
+
+// findBefore returns the earliest time s in [from, limit) at which procs
+// processors are free for the whole of [s, min(s+dur, limit)), or limit if
+// there is none.
+func (p *profile) findBefore(from sim.Time, procs int32, dur, limit sim.Time) sim.Time {
+	from = max(from, p.t[0])
+	j := p.index(from)
+	s := from
+	for ; j < len(p.t); j++ {
+		if s >= limit {
+			return limit
+		}
+		if p.free[j] < procs {
+			if j+1 == len(p.t) {
+				return limit
+			}
+			s = p.t[j+1]
+			continue
+		}
+		if j+1 == len(p.t) || p.t[j+1] >= min(s+dur, limit) {
+			return s
+		}
+	}
+	return min(s, limit)
+}
