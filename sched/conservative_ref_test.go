@@ -227,7 +227,7 @@ func TestConservativeTextbookRealLogs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-						t0 := time.Now()
+			t0 := time.Now()
 			got, want := runBoth(t, schedtest.Case{Procs: w.Procs, Jobs: w.Jobs, Kill: true}, 0)
 			diff := 0
 			for i := range got {
