@@ -47,6 +47,26 @@ type Conservative struct {
 	rebuild  bool
 	running  []sim.Ref // running jobs, unordered
 	runPos   []int32   // index of a running job in running
+
+	// Compression examines a job only if capacity was freed before its
+	// reservation since it was last placed or examined. freed[i] sums
+	// up the freeings numbered evBase+i+1 and later (the earliest
+	// start, latest end and most processors free); seen[r] is the number
+	// of the last freeing job r has taken into account; lastPass the
+	// number current at the start of the previous compression.
+	freed    []freeing
+	evBase   int64
+	lastPass int64
+	seen     []int64
+}
+
+// freeing is a change of the plan that gave processors back on [from, to)
+// (an early end, or a reservation moved earlier); most is the largest
+// number of processors free at any time of [from, to) just after it.
+// freed holds their running summaries.
+type freeing struct {
+	from, to sim.Time
+	most     int32
 }
 
 const (
@@ -78,6 +98,7 @@ func (s *Conservative) Notify(v *sim.View, n sim.Notice) {
 	r := n.Job
 	s.res = grow(s.res, r, 0)
 	s.dur = grow(s.dur, r, 0)
+	s.seen = grow(s.seen, r, 0)
 	s.state = grow(s.state, r, csNone)
 	switch n.Kind {
 	case sim.Arrived:
@@ -90,7 +111,8 @@ func (s *Conservative) Notify(v *sim.View, n sim.Notice) {
 		s.state[r] = csDone
 		if end := s.dur[r]; v.Now() < end {
 			s.prof.advance(v.Now())
-			s.prof.add(v.Now(), end, int32(v.Size(r)))
+			m := s.prof.add(v.Now(), end, int32(v.Size(r)))
+			s.addFreeing(freeing{v.Now(), end, m})
 		}
 		s.compress = true
 	case sim.PredictionChanged:
@@ -139,6 +161,7 @@ func (s *Conservative) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 
 func (s *Conservative) reserve(r sim.Ref, t sim.Time, v *sim.View) {
 	s.res[r] = t
+	s.seen[r] = s.evBase + int64(len(s.freed))
 	if t != math.MaxInt64 {
 		s.prof.add(t, t+s.dur[r], -int32(v.Size(r)))
 		s.byRes.push(keyed{t, r})
@@ -147,8 +170,24 @@ func (s *Conservative) reserve(r sim.Ref, t sim.Time, v *sim.View) {
 
 // compressAll moves every waiting job, in arrival order, to the earliest
 // slot where it now fits, if that is before its reservation.
+//
+// Job r of p processors and planned duration d, reserved at old, can start
+// at t < old if and only if p processors are free on [t, min(t+d, old)):
+// from old on its own reservation frees them. When r was placed or last
+// examined no such t existed, so the window of the new slot must hold a
+// time x < old where processors were freed since (an early end or a
+// reservation moved away) and where p are free now; t then lies in (x-d,
+// x]. The freeings since r was last seen that start before old and left p
+// free somewhere bound the search; without any, r is skipped.
 func (s *Conservative) compressAll(v *sim.View) {
 	now := v.Now()
+	if drop := s.lastPass - s.evBase; drop > 0 {
+		// every waiting job has seen the freeings before the previous pass
+		n := copy(s.freed, s.freed[drop:])
+		s.freed = s.freed[:n]
+		s.evBase = s.lastPass
+	}
+	s.lastPass = s.evBase + int64(len(s.freed))
 	w := 0
 	for _, r := range s.queue {
 		if s.state[r] != csWaiting {
@@ -157,22 +196,44 @@ func (s *Conservative) compressAll(v *sim.View) {
 		s.queue[w] = r
 		w++
 		old := s.res[r]
+		from := s.seen[r] - s.evBase
+		s.seen[r] = s.evBase + int64(len(s.freed))
 		if old == math.MaxInt64 || old <= now {
 			continue
 		}
-		p := int32(v.Size(r))
-		// A start t before old needs p free processors on [t, min(t+d,
-		// old)): from old on, the job's own reservation frees them.
-		t := s.prof.findBefore(now, p, s.dur[r], old)
+		p, d := int32(v.Size(r)), s.dur[r]
+		if from < 0 {
+			from = 0
+		}
+		if from >= int64(len(s.freed)) {
+			continue
+		}
+		f := s.freed[from]
+		if f.from >= old || f.most < p {
+			continue
+		}
+		t := s.prof.findBefore(max(now, f.from-d+1), p, d, min(f.to, old), old)
 		if t < old {
-			s.prof.add(old, old+s.dur[r], p)
-			s.prof.add(t, t+s.dur[r], -p)
+			s.prof.add(t, t+d, -p)
+			m := s.prof.add(old, old+d, p)
+			s.addFreeing(freeing{old, old + d, m})
+			s.seen[r] = s.evBase + int64(len(s.freed))
 			s.res[r] = t
 			s.byRes.push(keyed{t, r})
 		}
 	}
 	clear(s.queue[w:])
 	s.queue = s.queue[:w]
+}
+
+// addFreeing records a freeing in the summaries of all freeings since
+// each earlier one.
+func (s *Conservative) addFreeing(f freeing) {
+	for i := range s.freed {
+		g := &s.freed[i]
+		g.from, g.to, g.most = min(g.from, f.from), max(g.to, f.to), max(g.most, f.most)
+	}
+	s.freed = append(s.freed, f)
 }
 
 // rebuildAll recomputes the profile from the running jobs' planned ends and
@@ -198,6 +259,9 @@ func (s *Conservative) rebuildAll(v *sim.View) {
 	s.queue = s.queue[:w]
 	slices.SortFunc(order, cmpKeyed)
 	s.byRes = s.byRes[:0]
+	s.evBase += int64(len(s.freed)) // the plan starts afresh
+	s.freed = s.freed[:0]
+	s.lastPass = s.evBase
 	for _, x := range order {
 		r := x.ref
 		s.dur[r] = s.plan(v, r)

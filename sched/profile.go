@@ -65,14 +65,15 @@ func (p *profile) split(x sim.Time) int {
 	return i
 }
 
-// add adds delta free processors on [from, to).
-func (p *profile) add(from, to sim.Time, delta int32) {
+// add adds delta free processors on [from, to) and returns the most
+// processors then free at any time of [from, to) (-1 if it is empty).
+func (p *profile) add(from, to sim.Time, delta int32) int32 {
 	if to <= from {
-		return
+		return -1
 	}
 	from = max(from, p.t[0])
 	if to <= from {
-		return
+		return -1
 	}
 	i := p.split(from)
 	var j int
@@ -81,10 +82,13 @@ func (p *profile) add(from, to sim.Time, delta int32) {
 	} else {
 		j = p.split(to)
 	}
+	m := int32(-1)
 	for k := i; k < j; k++ {
 		p.free[k] += delta
+		m = max(m, p.free[k])
 	}
 	p.merge(i, j)
+	return m
 }
 
 // merge joins equal neighbouring steps at the edges i and j of a changed
@@ -170,15 +174,15 @@ func (p *profile) findWithout(from sim.Time, procs int32, dur, limit, oa, ob sim
 	}
 }
 
-// findBefore returns the earliest time s in [from, limit) at which procs
+// findBefore returns the earliest time s in [from, until) at which procs
 // processors are free for the whole of [s, min(s+dur, limit)), or limit if
-// there is none.
-func (p *profile) findBefore(from sim.Time, procs int32, dur, limit sim.Time) sim.Time {
+// there is none (until <= limit).
+func (p *profile) findBefore(from sim.Time, procs int32, dur, until, limit sim.Time) sim.Time {
 	from = max(from, p.t[0])
 	j := p.index(from)
 	s := from
 	for ; j < len(p.t); j++ {
-		if s >= limit {
+		if s >= until {
 			return limit
 		}
 		if p.free[j] < procs {
@@ -192,5 +196,5 @@ func (p *profile) findBefore(from sim.Time, procs int32, dur, limit sim.Time) si
 			return s
 		}
 	}
-	return min(s, limit)
+	return limit
 }
