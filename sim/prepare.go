@@ -175,6 +175,7 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 		return nil, err
 	}
 	w := &Workload{Jobs: make([]Job, 0, len(t.Jobs)), Procs: procs, Speed: speed}
+	var span float64 // scaled runtimes and requested times so far
 	for i := range t.Jobs {
 		tj := &t.Jobs[i]
 		p := tj.Processors()
@@ -202,6 +203,10 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 				est = Time(tj.Runtime)
 			}
 		}
+		span += max(float64(tj.Runtime), float64(est)) / speed
+		if span+float64(tj.Submit) > maxSpan {
+			return nil, fmt.Errorf("node speed %v: the jobs' runtimes and requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", speed, float64(maxSpan), tj.ID)
+		}
 		run := scale(Time(tj.Runtime), speed)
 		est = max(1, scale(est, speed))
 		if run > est {
@@ -212,6 +217,11 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 	}
 	return w, nil
 }
+
+// maxSpan bounds the scaled runtimes and requested times of a workload,
+// summed, plus its last submit time (2^62 s), so that simulated times
+// cannot overflow even when every job runs after the other.
+const maxSpan = 1 << 62
 
 func scale(t Time, speed float64) Time {
 	if speed == 1 {
