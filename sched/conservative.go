@@ -49,12 +49,13 @@ type Conservative struct {
 	runPos   []int32   // index of a running job in running
 
 	// Compression examines a job only if capacity was freed before its
-	// reservation since it was last placed or examined. freed[i] sums
-	// up the freeings numbered evBase+i+1 and later (the earliest
-	// start, latest end and most processors free); seen[r] is the number
-	// of the last freeing job r has taken into account; lastPass the
-	// number current at the start of the previous compression.
+	// reservation since it was last placed or examined. freed[i] is the
+	// freeing numbered evBase+i+1, and sums[b] sums up block b of them
+	// (freed[b*32:b*32+32]); seen[r] is the number of the last freeing
+	// job r has taken into account; lastPass the number current at the
+	// start of the previous compression.
 	freed    []freeing
+	sums     []freeing
 	evBase   int64
 	lastPass int64
 	seen     []int64
@@ -63,7 +64,8 @@ type Conservative struct {
 // freeing is a change of the plan that gave processors back on [from, to)
 // (an early end, or a reservation moved earlier); most is the largest
 // number of processors free at any time of [from, to) just after it.
-// freed holds their running summaries.
+// A summary of several freedings has the earliest from, the latest to and
+// the largest most.
 type freeing struct {
 	from, to sim.Time
 	most     int32
@@ -186,6 +188,10 @@ func (s *Conservative) compressAll(v *sim.View) {
 		n := copy(s.freed, s.freed[drop:])
 		s.freed = s.freed[:n]
 		s.evBase = s.lastPass
+		s.sums = s.sums[:0]
+		for i, f := range s.freed {
+			s.addSum(i, f)
+		}
 	}
 	s.lastPass = s.evBase + int64(len(s.freed))
 	w := 0
@@ -202,13 +208,10 @@ func (s *Conservative) compressAll(v *sim.View) {
 			continue
 		}
 		p, d := int32(v.Size(r)), s.dur[r]
-		if from < 0 {
-			from = 0
-		}
 		if from >= int64(len(s.freed)) {
 			continue
 		}
-		f := s.freed[from]
+		f := s.since(max(int(from), 0))
 		if f.from >= old || f.most < p {
 			continue
 		}
@@ -226,14 +229,37 @@ func (s *Conservative) compressAll(v *sim.View) {
 	s.queue = s.queue[:w]
 }
 
-// addFreeing records a freeing in the summaries of all freeings since
-// each earlier one.
+const sumShift = 5 // blocks of 32 freeings
+
+// addFreeing records a freeing.
 func (s *Conservative) addFreeing(f freeing) {
-	for i := range s.freed {
-		g := &s.freed[i]
-		g.from, g.to, g.most = min(g.from, f.from), max(g.to, f.to), max(g.most, f.most)
-	}
 	s.freed = append(s.freed, f)
+	s.addSum(len(s.freed)-1, f)
+}
+
+func (s *Conservative) addSum(i int, f freeing) {
+	if b := i >> sumShift; b == len(s.sums) {
+		s.sums = append(s.sums, f)
+	} else {
+		s.sums[b] = merged(s.sums[b], f)
+	}
+}
+
+// since sums up the freeings from index i on.
+func (s *Conservative) since(i int) freeing {
+	f := s.freed[i]
+	b := i >> sumShift
+	for _, g := range s.freed[i+1 : min((b+1)<<sumShift, len(s.freed))] {
+		f = merged(f, g)
+	}
+	for _, g := range s.sums[b+1:] {
+		f = merged(f, g)
+	}
+	return f
+}
+
+func merged(a, b freeing) freeing {
+	return freeing{min(a.from, b.from), max(a.to, b.to), max(a.most, b.most)}
 }
 
 // rebuildAll recomputes the profile from the running jobs' planned ends and
@@ -261,6 +287,7 @@ func (s *Conservative) rebuildAll(v *sim.View) {
 	s.byRes = s.byRes[:0]
 	s.evBase += int64(len(s.freed)) // the plan starts afresh
 	s.freed = s.freed[:0]
+	s.sums = s.sums[:0]
 	s.lastPass = s.evBase
 	for _, x := range order {
 		r := x.ref

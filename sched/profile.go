@@ -132,48 +132,6 @@ func (p *profile) find(from sim.Time, procs int32, dur sim.Time, limit sim.Time)
 	return s
 }
 
-// findWithout is find on the profile with procs more processors free on
-// [oa, ob) (the job's own reservation, as if removed), limited to starts
-// before limit. It lets compression test whether a job can move without
-// changing the profile.
-func (p *profile) findWithout(from sim.Time, procs int32, dur, limit, oa, ob sim.Time) sim.Time {
-	from = max(from, p.t[0])
-	j := p.index(from)
-	s, pos := from, from
-	for {
-		if s >= limit {
-			return limit
-		}
-		end := sim.Time(math.MaxInt64)
-		if j+1 < len(p.t) {
-			end = p.t[j+1]
-		}
-		segEnd := end
-		if oa > pos && oa < end {
-			end = oa
-		}
-		if ob > pos && ob < end {
-			end = ob
-		}
-		f := p.free[j]
-		if pos >= oa && pos < ob {
-			f += procs
-		}
-		if f < procs {
-			if end == math.MaxInt64 {
-				return limit
-			}
-			s = end
-		} else if end == math.MaxInt64 || end >= s+dur {
-			return min(s, limit)
-		}
-		pos = end
-		if pos == segEnd {
-			j++
-		}
-	}
-}
-
 // findBefore returns the earliest time s in [from, until) at which procs
 // processors are free for the whole of [s, min(s+dur, limit)), or limit if
 // there is none (until <= limit).
