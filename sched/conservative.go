@@ -21,7 +21,10 @@ import (
 // outlives its planned duration. One pass is not a fixed point (a job
 // moved later in the pass can free room before an earlier-arrived one);
 // the next job end runs another. Jobs arriving at the same instant are
-// placed after the compression.
+// placed after the compression. This is what the pyss simulator's
+// conservative scheduler does on every termination, with simultaneous
+// terminations merged; sched's TestConservativeMatchesTextbook checks it
+// against an independent textbook implementation.
 //
 // A running job that outlives its planned duration (a deadline miss, only
 // possible when jobs are not killed at their requested time or the
@@ -29,7 +32,8 @@ import (
 // plan had given to reservations: the whole plan is then rebuilt, running
 // jobs at their new predicted ends and the waiting jobs re-reserved one by
 // one in order of their previous reservation (ties by arrival). Only then can
-// a reservation move later.
+// a reservation move later. Any other change of a prediction (a learning
+// predictor revising a job) rebuilds the plan the same way.
 //
 // Planned durations are predictions times the estimate factor, at least
 // one second.
@@ -64,7 +68,7 @@ type Conservative struct {
 // freeing is a change of the plan that gave processors back on [from, to)
 // (an early end, or a reservation moved earlier); most is the largest
 // number of processors free at any time of [from, to) just after it.
-// A summary of several freedings has the earliest from, the latest to and
+// A summary of several freeings has the earliest from, the latest to and
 // the largest most.
 type freeing struct {
 	from, to sim.Time
