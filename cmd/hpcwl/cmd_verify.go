@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/verify"
+)
+
+func init() { register(newVerifyCommand) }
+
+// verifyOptions are the options of `hpcwl verify`.
+type verifyOptions struct {
+	trace           traceFlags
+	log             string
+	kill            bool
+	policy          string
+	oversize        string
+	missingEstimate string
+	speed           float64
+	procsFactor     float64
+	max             int
+}
+
+func newVerifyCommand(stdout, stderr io.Writer) *cobra.Command {
+	var opts verifyOptions
+	cmd := &cobra.Command{
+		Use:   "verify SCHEDULE --log LOG",
+		Short: "Check a schedule (jobs.csv) against its log and machine",
+		Long: `Verify checks a schedule independently of the simulator that made it. SCHEDULE
+is a jobs.csv with Batsim's columns, as written by "hpcwl simulate --jobs" or by
+Batsim (job ids of the form workload!id are read as id). Its jobs are matched
+by id to the jobs of LOG, prepared as "hpcwl simulate" prepares them (pass the
+same --procs, --procs-factor, --speed, --oversize, --missing-estimate and --kill
+as the simulation). The machine size is --procs, else the log header's.
+
+Every schedule must: hold every job of the log exactly once (no missing,
+duplicate or unknown job, none left unstarted), with the log's submission
+time and processor count; start no job before its submission; run every job
+for its runtime, or with --kill for min(runtime, requested time); and never
+have more processors busy than the machine has (jobs ending at an instant
+free their processors before jobs starting then take theirs).
+
+--policy adds the invariants of a policy, checked when the basic rules hold:
+  fcfs  jobs start in arrival order (submit time, then job id);
+  easy  EASY backfilling (Lifka 1995; Mu'alem and Feitelson 2001): at every
+        instant, the oldest waiting job starts no later than its shadow time,
+        the earliest planned end (start + requested time) of a running job by
+        which enough processors are free for it (at once if it fits now).
+        This bound holds only when planned ends bound the actual ends, so it
+        is checked with --kill or when no job runs past its requested time,
+        and skipped with a note otherwise.
+
+The first violations are listed (rule, job, time, line of SCHEDULE, what);
+the exit status is 1 if there is any.` + exitStatusHelp,
+		Example: `  hpcwl simulate builtin:KTH-SP2 --scheduler easy --kill --jobs easy.csv
+  hpcwl verify easy.csv --log builtin:KTH-SP2 --kill --policy easy`,
+		Args: exactArgs(1, "one SCHEDULE"),
+		RunE: action(func(cmd *cobra.Command, args []string) error {
+			return runVerify(cmd.Context(), opts, args[0], stdout)
+		}),
+	}
+	opts.trace.add(cmd)
+	f := cmd.Flags()
+	f.StringVar(&opts.log, "log", "", "the workload log the schedule was made from (required)")
+	f.BoolVar(&opts.kill, "kill", false, "jobs were killed at their requested time")
+	f.StringVar(&opts.policy, "policy", "none", "also check a policy's invariants: none, fcfs, easy")
+	f.StringVar(&opts.oversize, "oversize", "error", "jobs wider than the machine, as in the simulation: error, drop, clamp")
+	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one, as in the simulation: runtime, max, or SECONDS")
+	f.Float64Var(&opts.speed, "speed", 1, "node speed of the simulation relative to the log's machine")
+	f.Float64Var(&opts.procsFactor, "procs-factor", 1, "machine size factor of the simulation")
+	f.IntVar(&opts.max, "max", 20, "list at most `N` violations (all are counted)")
+	positiveFlags(cmd, "max")
+	return cmd
+}
+
+func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Writer) error {
+	if opts.log == "" {
+		return usagef("--log LOG is required: the workload log the schedule was made from")
+	}
+	pol, err := verify.ParsePolicy(opts.policy)
+	if err != nil {
+		return usageError{err}
+	}
+	fill, err := sim.ParseEstimateFallback(opts.missingEstimate)
+	if err != nil {
+		return usageError{err}
+	}
+	over, err := sim.ParseOversize(opts.oversize)
+	if err != nil {
+		return usageError{err}
+	}
+	if !(opts.speed > 0) || math.IsInf(opts.speed, 0) {
+		return usagef("--speed must be a positive number, got %v", opts.speed)
+	}
+	if !(opts.procsFactor > 0) || math.IsInf(opts.procsFactor, 0) {
+		return usagef("--procs-factor must be a positive number, got %v", opts.procsFactor)
+	}
+	t, err := opts.trace.load(opts.log)
+	if err != nil {
+		return err
+	}
+	w, err := sim.Prepare(t, sim.PrepareOptions{Machine: sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
+		Oversize: over, MissingEstimate: fill})
+	var oe *sim.OversizeError
+	if errors.As(err, &oe) {
+		return fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass the simulation's --oversize or --procs",
+			opts.log, oe.JobID, oe.Procs, oe.Machine)
+	}
+	if err != nil {
+		return err
+	}
+	if w.Procs <= 0 {
+		return usagef("%s: machine size unknown; pass --procs N", opts.log)
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	sch, err := verify.ReadJobsCSV(fh, name)
+	if err != nil {
+		return err
+	}
+	rep, err := verify.Check(w.Jobs, sch, verify.Options{Procs: w.Procs, Kill: opts.kill, Policy: pol, Max: opts.max})
+	if err != nil {
+		return err
+	}
+	rules := "every job once, submission, size, no early start, durations (runtime"
+	if opts.kill {
+		rules += ", killed at the requested time"
+	}
+	rules += "), processors"
+	if rep.PolicyChecked {
+		rules += ", " + rep.Policy.String() + " invariants"
+	}
+	fmt.Fprintf(stdout, "schedule\t%s: %d jobs\n", name, rep.Entries)
+	fmt.Fprintf(stdout, "log\t%s: %d jobs, %d processors\n", opts.log, rep.Jobs, w.Procs)
+	fmt.Fprintf(stdout, "checked\t%s\n", rules)
+	if rep.Note != "" {
+		fmt.Fprintf(stdout, "note\t%s\n", rep.Note)
+	}
+	if rep.OK() {
+		fmt.Fprintf(stdout, "result\tOK: no violation\n")
+		return nil
+	}
+	fmt.Fprintf(stdout, "result\t%d violations; the first %d:\n", rep.Count, len(rep.Violations))
+	for _, v := range rep.Violations {
+		fmt.Fprintf(stdout, "  %s\n", v)
+	}
+	return fmt.Errorf("%s: %d violations of the schedule rules", name, rep.Count)
+}

@@ -1,0 +1,431 @@
+// Package verify checks a schedule independently of the simulator that
+// produced it: given the jobs of a log, the machine size and the start and
+// end of every job (a jobs.csv written by hpcwl simulate --jobs or by
+// Batsim), it checks that every job ran exactly once, never before its
+// submission, for the time the run rules give it, without ever using more
+// processors than the machine has, and, when asked, the invariants of the
+// named policy (first come first served order; EASY's reservation for the
+// oldest waiting job).
+//
+// The checks share no code with packages sim and sched beyond the job
+// type: the schedule is replayed from its start and end times alone.
+package verify
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// Entry is one job of a schedule as a jobs.csv records it.
+type Entry struct {
+	// ID is the job number (job_id; Batsim's "workload!id" form is read
+	// as id).
+	ID int64
+	// Submit is the recorded submission time (submission_time).
+	Submit sim.Time
+	// Procs is the number of processors allocated
+	// (requested_number_of_resources).
+	Procs int
+	// Start and End are starting_time and finish_time; Start < 0 marks a
+	// job that never started.
+	Start, End sim.Time
+	// Line is the line of the file (1 is the header), for messages.
+	Line int
+}
+
+// Policy names the scheduling policy whose invariants are checked.
+type Policy uint8
+
+const (
+	// AnyPolicy checks only the rules every schedule keeps.
+	AnyPolicy Policy = iota
+	// FCFS requires jobs to start in arrival order (submit time, then job
+	// id).
+	FCFS
+	// EASY requires the oldest waiting job never to start later than the
+	// shadow time computed for it at any instant (Lifka 1995; Mu'alem and
+	// Feitelson 2001).
+	EASY
+)
+
+// String returns the policy's name as [ParsePolicy] reads it.
+func (p Policy) String() string {
+	switch p {
+	case FCFS:
+		return "fcfs"
+	case EASY:
+		return "easy"
+	}
+	return "none"
+}
+
+// ParsePolicy reads a policy name: none, fcfs or easy.
+func ParsePolicy(s string) (Policy, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "none":
+		return AnyPolicy, nil
+	case "fcfs":
+		return FCFS, nil
+	case "easy":
+		return EASY, nil
+	}
+	return 0, fmt.Errorf("unknown policy %q; valid: none, fcfs, easy", s)
+}
+
+// Rule names one checked rule.
+type Rule string
+
+// The rules, as they appear in a [Violation].
+const (
+	RuleMissing   Rule = "missing"    // a job of the log is not in the schedule
+	RuleDuplicate Rule = "duplicate"  // a job appears more than once
+	RuleUnknown   Rule = "unknown"    // a job of the schedule is not in the log
+	RuleNotRun    Rule = "not-run"    // a job never started
+	RuleSubmit    Rule = "submit"     // recorded submission differs from the log's
+	RuleSize      Rule = "size"       // processors differ from the log's
+	RuleEarly     Rule = "early"      // started before its submission
+	RuleDuration  Rule = "duration"   // ran for another time than the run rules give
+	RuleCapacity  Rule = "capacity"   // more processors busy than the machine has
+	RuleFCFSOrder Rule = "fcfs-order" // started before a job that arrived earlier
+	RuleEASY      Rule = "easy-shadow"
+)
+
+// Violation is one broken rule.
+type Violation struct {
+	Rule  Rule
+	JobID int64
+	// Time is the instant of the violation (the job's start for most
+	// rules).
+	Time sim.Time
+	// Line is the schedule's line of the job, 0 when it has none.
+	Line int
+	What string
+}
+
+// String formats v as one line of a report.
+func (v Violation) String() string {
+	loc := ""
+	if v.Line > 0 {
+		loc = fmt.Sprintf(" (line %d)", v.Line)
+	}
+	return fmt.Sprintf("%s: job %d at t=%d%s: %s", v.Rule, v.JobID, v.Time, loc, v.What)
+}
+
+// Options control [Check].
+type Options struct {
+	// Procs is the machine size, > 0.
+	Procs int
+	// Kill says jobs were killed at their requested time: a job runs
+	// min(runtime, requested time), else its runtime.
+	Kill bool
+	// Policy selects the policy invariants checked.
+	Policy Policy
+	// Max is how many violations are kept in the report (all are
+	// counted); 0 means 20.
+	Max int
+}
+
+// Report is the outcome of [Check].
+type Report struct {
+	// Jobs is the number of jobs of the log; Entries of the schedule.
+	Jobs, Entries int
+	// Count is the number of violations found; Violations holds the first
+	// ones (by rule, then time).
+	Count      int
+	Violations []Violation
+	// Policy is the policy whose invariants were asked for; PolicyChecked
+	// reports whether they were checked, and Note why not if they were
+	// not.
+	Policy        Policy
+	PolicyChecked bool
+	Note          string
+}
+
+// OK reports whether no violation was found.
+func (r *Report) OK() bool { return r.Count == 0 }
+
+type checker struct {
+	rep *Report
+	max int
+}
+
+func (c *checker) add(v Violation) {
+	c.rep.Count++
+	if len(c.rep.Violations) < c.max {
+		c.rep.Violations = append(c.rep.Violations, v)
+	}
+}
+
+// Check verifies schedule against the jobs of the log (as [sim.Prepare]
+// made them, so that sizes, runtimes and requested times are the ones the
+// simulation used). The rules every schedule keeps are checked first; the
+// policy's invariants only when those hold, since they assume a valid
+// schedule. It returns an error only for bad options.
+func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
+	if opt.Procs <= 0 {
+		return nil, fmt.Errorf("machine size %d: must be > 0", opt.Procs)
+	}
+	rep := &Report{Jobs: len(jobs), Entries: len(schedule), Policy: opt.Policy}
+	c := &checker{rep: rep, max: opt.Max}
+	if c.max <= 0 {
+		c.max = 20
+	}
+	byID := make(map[int64]int, len(jobs))
+	for i, j := range jobs {
+		if _, dup := byID[j.ID]; dup {
+			return nil, fmt.Errorf("job id %d appears twice in the log", j.ID)
+		}
+		byID[j.ID] = i
+	}
+	// Every job exactly once.
+	entry := make([]int, len(jobs)) // index in schedule + 1, 0: none
+	for k, e := range schedule {
+		i, ok := byID[e.ID]
+		switch {
+		case !ok:
+			c.add(Violation{RuleUnknown, e.ID, e.Start, e.Line, "not a job of the log"})
+			continue
+		case entry[i] != 0:
+			c.add(Violation{RuleDuplicate, e.ID, e.Start, e.Line,
+				fmt.Sprintf("already scheduled on line %d", schedule[entry[i]-1].Line)})
+			continue
+		}
+		entry[i] = k + 1
+	}
+	for i, j := range jobs {
+		if entry[i] == 0 {
+			c.add(Violation{RuleMissing, j.ID, j.Submit, 0, "job of the log absent from the schedule"})
+		}
+	}
+	// Per job: submission, size, start, duration.
+	var placed []placement
+	for i, j := range jobs {
+		if entry[i] == 0 {
+			continue
+		}
+		e := schedule[entry[i]-1]
+		bad := false
+		if e.Submit != j.Submit {
+			c.add(Violation{RuleSubmit, j.ID, e.Submit, e.Line, fmt.Sprintf("submitted at %d, the log says %d", e.Submit, j.Submit)})
+		}
+		if e.Procs != int(j.Procs) {
+			c.add(Violation{RuleSize, j.ID, e.Start, e.Line, fmt.Sprintf("%d processors, the log's job has %d", e.Procs, j.Procs)})
+			bad = true
+		}
+		if e.Start < 0 {
+			c.add(Violation{RuleNotRun, j.ID, j.Submit, e.Line, "never started"})
+			continue
+		}
+		if e.Start < j.Submit {
+			c.add(Violation{RuleEarly, j.ID, e.Start, e.Line, fmt.Sprintf("starts at %d, before its submission at %d", e.Start, j.Submit)})
+		}
+		want, rule := j.Runtime, "its runtime"
+		if opt.Kill && j.Estimate < j.Runtime {
+			want, rule = j.Estimate, "its requested time (killed)"
+		}
+		if got := e.End - e.Start; got != want {
+			c.add(Violation{RuleDuration, j.ID, e.Start, e.Line, fmt.Sprintf("runs %d s (%d to %d), %s is %d s", got, e.Start, e.End, rule, want)})
+			bad = true
+		}
+		if !bad {
+			placed = append(placed, placement{job: i, id: j.ID, start: e.Start, end: e.End, procs: int(j.Procs), line: e.Line})
+		} else {
+			// Keep the job on the machine as recorded for the capacity
+			// check: over-allocation is judged on what the schedule says.
+			placed = append(placed, placement{job: i, id: j.ID, start: e.Start, end: max(e.Start, e.End), procs: e.Procs, line: e.Line})
+		}
+	}
+	checkCapacity(c, placed, opt.Procs)
+	if rep.Count > 0 {
+		if opt.Policy != AnyPolicy {
+			rep.Note = "policy invariants not checked: the schedule breaks the basic rules"
+		}
+		return rep, nil
+	}
+	switch opt.Policy {
+	case FCFS:
+		rep.PolicyChecked = true
+		checkFCFS(c, jobs, placed)
+	case EASY:
+		if !opt.Kill {
+			n := 0
+			for _, j := range jobs {
+				if j.Runtime > j.Estimate {
+					n++
+				}
+			}
+			if n > 0 {
+				rep.Note = fmt.Sprintf("EASY reservations not checked: %d jobs run past their requested time and were not killed, so planned ends are no upper bounds (check a run with --kill)", n)
+				return rep, nil
+			}
+		}
+		rep.PolicyChecked = true
+		checkEASY(c, jobs, placed, opt.Procs)
+	}
+	return rep, nil
+}
+
+// placement is a job as the schedule places it.
+type placement struct {
+	job        int // index in jobs
+	id         int64
+	start, end sim.Time
+	procs      int
+	line       int
+}
+
+// checkCapacity sweeps starts and ends in time order, ends before starts
+// at equal times (a job of zero length occupies nothing), and reports
+// every start that takes the busy processors over the machine's size.
+func checkCapacity(c *checker, ps []placement, procs int) {
+	type ev struct {
+		t     sim.Time
+		start bool
+		p     *placement
+	}
+	evs := make([]ev, 0, 2*len(ps))
+	for k := range ps {
+		p := &ps[k]
+		if p.end > p.start {
+			evs = append(evs, ev{p.start, true, p}, ev{p.end, false, p})
+		}
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		if a.t != b.t {
+			return cmp.Compare(a.t, b.t)
+		}
+		if a.start != b.start {
+			if a.start {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.p.id, b.p.id)
+	})
+	busy := 0
+	for _, e := range evs {
+		if !e.start {
+			busy -= e.p.procs
+			continue
+		}
+		busy += e.p.procs
+		if busy > procs {
+			c.add(Violation{RuleCapacity, e.p.id, e.t, e.p.line,
+				fmt.Sprintf("its start makes %d processors busy on a machine of %d", busy, procs)})
+		}
+	}
+}
+
+// arrivalLess orders jobs by arrival: submit time, then job id.
+func arrivalLess(a, b *sim.Job) int {
+	return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
+}
+
+// checkFCFS requires starts in arrival order: no job starts before a job
+// that arrived earlier.
+func checkFCFS(c *checker, jobs []sim.Job, ps []placement) {
+	order := slices.Clone(ps)
+	slices.SortFunc(order, func(a, b placement) int { return arrivalLess(&jobs[a.job], &jobs[b.job]) })
+	// latest start so far among earlier arrivals, and whose.
+	var last *placement
+	for k := range order {
+		p := &order[k]
+		if last != nil && p.start < last.start {
+			c.add(Violation{RuleFCFSOrder, p.id, p.start, p.line,
+				fmt.Sprintf("starts before job %d (started at %d), which arrived earlier", last.id, last.start)})
+		}
+		if last == nil || p.start > last.start {
+			last = p
+		}
+	}
+}
+
+// checkEASY replays the schedule in time. At every instant t with an event
+// (submission, start or end), after the jobs ending at t released their
+// processors and every start at t took its own, the oldest job submitted by
+// t that has not started (the head) has a shadow time: the earliest planned
+// end (start + requested time) of a running job at which the free
+// processors plus those of every running job planned to end by then cover
+// it. EASY starts the head no later than that (when planned ends bound the
+// actual ones); a head that starts later is a violation, reported once per
+// job at the instant of its earliest shadow time.
+func checkEASY(c *checker, jobs []sim.Job, ps []placement, procs int) {
+	order := slices.Clone(ps)
+	slices.SortFunc(order, func(a, b placement) int { return arrivalLess(&jobs[a.job], &jobs[b.job]) })
+	var times []sim.Time
+	for _, p := range order {
+		times = append(times, jobs[p.job].Submit, p.start, p.end)
+	}
+	slices.Sort(times)
+	times = slices.Compact(times)
+	byStart := slices.Clone(order)
+	slices.SortFunc(byStart, func(a, b placement) int { return cmp.Compare(a.start, b.start) })
+	type run struct {
+		planned, end sim.Time
+		procs        int
+	}
+	var running []run
+	head, next := 0, 0 // head: first in arrival order not started by now
+	reported := make(map[int64]bool)
+	for _, now := range times {
+		// Ends at or before now release; starts at or before now take.
+		kept := running[:0]
+		for _, r := range running {
+			if r.end > now {
+				kept = append(kept, r)
+			}
+		}
+		running = kept
+		for next < len(byStart) && byStart[next].start <= now {
+			p := byStart[next]
+			if p.end > now {
+				running = append(running, run{p.start + jobs[p.job].Estimate, p.end, p.procs})
+			}
+			next++
+		}
+		for head < len(order) && order[head].start <= now {
+			head++
+		}
+		if head == len(order) || jobs[order[head].job].Submit > now {
+			continue
+		}
+		h := order[head]
+		free := procs
+		for _, r := range running {
+			free -= r.procs
+		}
+		shadow := sim.Time(math.MaxInt64)
+		if free < h.procs {
+			ends := make([]sim.Time, len(running))
+			for k, r := range running {
+				ends[k] = r.planned
+			}
+			slices.Sort(ends)
+			for _, e := range ends {
+				avail := free
+				for _, r := range running {
+					if r.planned <= e {
+						avail += r.procs
+					}
+				}
+				if avail >= h.procs {
+					shadow = e
+					break
+				}
+			}
+		} else {
+			// The head fits now but did not start: EASY starts it at once.
+			shadow = now
+		}
+		if h.start > shadow && !reported[h.id] {
+			reported[h.id] = true
+			c.add(Violation{RuleEASY, h.id, now, h.line,
+				fmt.Sprintf("oldest waiting job at t=%d with shadow time %d, starts at %d", now, shadow, h.start)})
+		}
+	}
+}
