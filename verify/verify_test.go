@@ -38,8 +38,22 @@ var policyOf = map[string]verify.Policy{
 	"maui": verify.EASY,
 }
 
+// schedulers are the registered schedulers plus EASY under every queue
+// priority function ("easy/NAME").
+func schedulers() []string {
+	ns := sched.Names()
+	for _, p := range sched.PriorityNames() {
+		ns = append(ns, "easy/"+p)
+	}
+	return ns
+}
+
 func run(t interface{ Fatal(...any) }, name string, jobs []sim.Job, procs int, kill bool) *sim.Result {
-	s, err := sched.New(name)
+	var o sched.Options
+	if base, prio, ok := strings.Cut(name, "/"); ok {
+		name, o.Params = base, map[string]string{"priority": prio}
+	}
+	s, err := sched.NewWithOptions(name, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +64,12 @@ func run(t interface{ Fatal(...any) }, name string, jobs []sim.Job, procs int, k
 	return res
 }
 
-// TestEverySchedulerVerifies runs every registered scheduler on random
+// TestEverySchedulerVerifies runs every registered scheduler (and EASY
+// under every queue priority) on random
 // workloads (with overrunning jobs, killed or not) and requires its
 // schedule to keep the basic rules and the invariants of its policy.
 func TestEverySchedulerVerifies(t *testing.T) {
-	for _, name := range sched.Names() {
+	for _, name := range schedulers() {
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
 				exact := rapid.Bool().Draw(rt, "exact")
@@ -94,7 +109,7 @@ func TestKTHWithKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range sched.Names() {
+	for _, name := range schedulers() {
 		t.Run(name, func(t *testing.T) {
 			res := run(t, name, w.Jobs, w.Procs, true)
 			rep, err := verify.Check(w.Jobs, entries(res), verify.Options{Procs: w.Procs, Kill: true, Policy: policyOf[name]})
