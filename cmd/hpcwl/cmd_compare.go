@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +56,7 @@ log's structure:
     adds the plot's points.
 
 A generated log (hpcwl resample) numbers its user copies. By default
-(--users copy, spec section 8.1) the per-user distributions count every
+(--users copy, as in Zakay's PhD thesis, chapter 3, section 5) the per-user distributions count every
 copy as a user, so a long-term user cut by a regeneration counts twice.
 A long-term user's copies follow one another in one slot, one user present
 all the time (section 6.6); --users slot counts each slot as one user (and
@@ -213,9 +211,9 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 	if rep.Resampled, rt, err = analyse(res, ao); err != nil {
 		return err
 	}
-	rep.KS = ksDistances(rep.Original, rep.Resampled)
+	rep.KS = locality.UserKSDistances(rep.Original.PerUser, rep.Resampled.PerUser)
 	if seg > 0 {
-		parts := segments(rt, seg)
+		parts := rt.Segments(seg)
 		if len(parts) == 0 {
 			return fmt.Errorf("%s: shorter than one --segment of %s; nothing to cut", res, opts.segment)
 		}
@@ -228,7 +226,7 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 				return err
 			}
 			rep.Segments = append(rep.Segments, a)
-			rep.SegmentKS = append(rep.SegmentKS, ksDistances(rep.Original, a))
+			rep.SegmentKS = append(rep.SegmentKS, locality.UserKSDistances(rep.Original.PerUser, a.PerUser))
 		}
 	}
 	if opts.json {
@@ -262,60 +260,6 @@ func usersBySlot(t *trace.Trace) error {
 		}
 	}
 	return nil
-}
-
-// ksDistances returns the two-sample KS distance of every per-user metric.
-func ksDistances(o, s *workloadAnalysis) map[string]float64 {
-	m := map[string]float64{}
-	for _, k := range locality.UserMetrics {
-		if len(o.PerUser[k]) > 0 && len(s.PerUser[k]) > 0 {
-			m[k] = stats.KSTwoSample(o.PerUser[k], s.PerUser[k]).D
-		}
-	}
-	return m
-}
-
-// segments cuts t (sorted by submit time) into the complete segments
-// [k L, (k+1) L) of its period, which ends at the later of its last submit
-// and its header's EndTime. Each segment is a log of its own: its submit
-// times count from the segment's start and its UnixStartTime moves with
-// them, so local times are unchanged.
-func segments(t *trace.Trace, length int64) []*trace.Trace {
-	if len(t.Jobs) == 0 {
-		return nil
-	}
-	end := t.Jobs[len(t.Jobs)-1].Submit + 1
-	clk := t.Clock()
-	if v, ok := t.Header.Get("EndTime"); ok {
-		if tm, err := time.ParseInLocation("Mon Jan 2 15:04:05 MST 2006", strings.Join(strings.Fields(v), " "), clk.Loc); err == nil {
-			end = max(end, tm.Unix()-clk.Start)
-		}
-	}
-	var out []*trace.Trace
-	lo := 0
-	for k := int64(0); (k+1)*length <= end; k++ {
-		a, b := k*length, (k+1)*length
-		for lo < len(t.Jobs) && t.Jobs[lo].Submit < a {
-			lo++
-		}
-		hi := lo
-		for hi < len(t.Jobs) && t.Jobs[hi].Submit < b {
-			hi++
-		}
-		jobs := append([]trace.Job(nil), t.Jobs[lo:hi]...)
-		for i := range jobs {
-			jobs[i].Submit -= a
-		}
-		h := t.Header.Clone()
-		h.Set("UnixStartTime", strconv.FormatInt(clk.Start+a, 10))
-		h.Set("StartTime", clk.Time(a).Format("Mon Jan 02 15:04:05 MST 2006"))
-		h.Set("EndTime", clk.Time(b).Format("Mon Jan 02 15:04:05 MST 2006"))
-		s := trace.New(h, jobs, trace.Options{Procs: t.Procs})
-		s.Name = fmt.Sprintf("%s [%d, %d)", t.Name, a, b)
-		out = append(out, s)
-		lo = hi
-	}
-	return out
 }
 
 func printCompare(w io.Writer, r *compareReport) error {

@@ -72,7 +72,7 @@ the exit status is 1 if there is any.` + exitStatusHelp,
 	f.StringVar(&opts.log, "log", "", "the workload log the schedule was made from (required)")
 	f.BoolVar(&opts.kill, "kill", false, "jobs were killed at their requested time")
 	f.StringVar(&opts.policy, "policy", "none", "also check a policy's invariants: none, fcfs, easy")
-	f.StringVar(&opts.oversize, "oversize", "error", "jobs wider than the machine, as in the simulation: error, drop, clamp")
+	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine, as in the simulation: drop (as simulate does by default), error, clamp")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one, as in the simulation: runtime, max, or SECONDS")
 	f.Float64Var(&opts.speed, "speed", 1, "node speed of the simulation relative to the log's machine")
 	f.Float64Var(&opts.procsFactor, "procs-factor", 1, "machine size factor of the simulation")
@@ -142,7 +142,12 @@ func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Wri
 		rules += ", " + rep.Policy.String() + " invariants"
 	}
 	fmt.Fprintf(stdout, "schedule\t%s: %d jobs\n", name, rep.Entries)
-	fmt.Fprintf(stdout, "log\t%s: %d jobs, %d processors\n", opts.log, rep.Jobs, w.Procs)
+	fmt.Fprintf(stdout, "log\t%s: %d jobs, %d processors", opts.log, rep.Jobs, w.Procs)
+	if n := w.Dropped + w.DroppedOversize; n > 0 {
+		fmt.Fprintf(stdout, " (%d records left out as simulate leaves them out: %d without runtime, processors or submit time, %d wider than the machine)",
+			n, w.Dropped, w.DroppedOversize)
+	}
+	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "checked\t%s\n", rules)
 	if rep.Note != "" {
 		fmt.Fprintf(stdout, "note\t%s\n", rep.Note)
