@@ -49,6 +49,7 @@ func ReadJobsCSV(r io.Reader, name string) ([]Entry, error) {
 		return nil, fmt.Errorf("%s: line 1: header lacks column(s) %s; a jobs.csv needs %s", name,
 			strings.Join(missing, ", "), strings.Join(required, ", "))
 	}
+	alloc, hasAlloc := cols["allocated_resources"]
 	var out []Entry
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
@@ -100,6 +101,32 @@ func ReadJobsCSV(r io.Reader, name string) ([]Entry, error) {
 		} else if e.End < e.Start {
 			return nil, bad(4, fmt.Sprintf("finishes before its start %d", e.Start))
 		}
+		if hasAlloc && alloc < len(rec) && strings.TrimSpace(rec[alloc]) != "" {
+			if e.Alloc, err = parseIntervals(rec[alloc]); err != nil {
+				return nil, fmt.Errorf("%s: line %d: column allocated_resources=%q: %v", name, line, rec[alloc], err)
+			}
+		}
 		out = append(out, e)
 	}
+}
+
+// parseIntervals reads a Batsim interval set: processor numbers and
+// ranges "a-b", separated by spaces ("0-3 8 10-11").
+func parseIntervals(s string) ([]Interval, error) {
+	var out []Interval
+	for _, f := range strings.Fields(s) {
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("expected processor numbers or ranges a-b separated by spaces")
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("expected processor numbers or ranges a-b (a <= b) separated by spaces")
+			}
+		}
+		out = append(out, Interval{a, b})
+	}
+	return out, nil
 }

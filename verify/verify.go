@@ -34,9 +34,16 @@ type Entry struct {
 	// Start and End are starting_time and finish_time; Start < 0 marks a
 	// job that never started.
 	Start, End sim.Time
+	// Alloc is the set of processors allocated (allocated_resources, as
+	// intervals of processor numbers from 0, both ends included), or nil
+	// when the schedule does not say.
+	Alloc []Interval
 	// Line is the line of the file (1 is the header), for messages.
 	Line int
 }
+
+// Interval is a range of processor numbers, Lo to Hi included.
+type Interval struct{ Lo, Hi int }
 
 // Policy names the scheduling policy whose invariants are checked.
 type Policy uint8
@@ -91,6 +98,7 @@ const (
 	RuleEarly     Rule = "early"      // started before its submission
 	RuleDuration  Rule = "duration"   // ran for another time than the run rules give
 	RuleCapacity  Rule = "capacity"   // more processors busy than the machine has
+	RuleAlloc     Rule = "allocation" // processors allocated twice, outside the machine or not as many as the job's
 	RuleFCFSOrder Rule = "fcfs-order" // started before a job that arrived earlier
 	RuleEASY      Rule = "easy-shadow"
 )
@@ -144,6 +152,9 @@ type Report struct {
 	Policy        Policy
 	PolicyChecked bool
 	Note          string
+	// AllocChecked reports that the schedule named the processors of its
+	// jobs and they were checked one by one.
+	AllocChecked bool
 }
 
 // OK reports whether no violation was found.
@@ -241,6 +252,7 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 		}
 	}
 	checkCapacity(c, placed, opt.Procs)
+	checkAlloc(c, schedule, entry, opt.Procs)
 	if rep.Count > 0 {
 		if opt.Policy != AnyPolicy {
 			rep.Note = "policy invariants not checked: the schedule breaks the basic rules"
@@ -317,6 +329,80 @@ func checkCapacity(c *checker, ps []placement, procs int) {
 		if busy > procs {
 			c.add(Violation{RuleCapacity, e.p.id, e.t, e.p.line,
 				fmt.Sprintf("its start makes %d processors busy on a machine of %d", busy, procs)})
+		}
+	}
+}
+
+// checkAlloc checks the processors each job was given, when the schedule
+// names them: as many as the job has, all on the machine, and none given
+// to two jobs at once (a job ending at an instant frees its processors
+// before a job starting then takes them; a job of zero length holds none).
+func checkAlloc(c *checker, schedule []Entry, entry []int, procs int) {
+	type ev struct {
+		t     sim.Time
+		start bool
+		e     *Entry
+	}
+	var evs []ev
+	for _, k := range entry {
+		if k == 0 {
+			continue
+		}
+		e := &schedule[k-1]
+		if e.Alloc == nil || e.Start < 0 {
+			continue
+		}
+		c.rep.AllocChecked = true
+		n, bad := 0, false
+		for _, iv := range e.Alloc {
+			n += iv.Hi - iv.Lo + 1
+			if iv.Lo < 0 || iv.Hi >= procs || iv.Hi < iv.Lo {
+				bad = true
+			}
+		}
+		switch {
+		case bad:
+			c.add(Violation{RuleAlloc, e.ID, e.Start, e.Line, fmt.Sprintf("allocated processors outside 0-%d", procs-1)})
+			continue
+		case n != e.Procs:
+			c.add(Violation{RuleAlloc, e.ID, e.Start, e.Line, fmt.Sprintf("%d processors allocated for a job of %d", n, e.Procs)})
+		}
+		if e.End > e.Start {
+			evs = append(evs, ev{e.Start, true, e}, ev{e.End, false, e})
+		}
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		if a.t != b.t {
+			return cmp.Compare(a.t, b.t)
+		}
+		if a.start != b.start {
+			if a.start {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.e.ID, b.e.ID)
+	})
+	owner := make([]*Entry, procs)
+	for _, x := range evs {
+		reported := false // one report per job
+		for _, iv := range x.e.Alloc {
+			for p := iv.Lo; p <= iv.Hi; p++ {
+				switch {
+				case !x.start:
+					if owner[p] == x.e {
+						owner[p] = nil
+					}
+				case owner[p] != nil:
+					if !reported {
+						reported = true
+						c.add(Violation{RuleAlloc, x.e.ID, x.t, x.e.Line,
+							fmt.Sprintf("processor %d is still held by job %d (until %d)", p, owner[p].ID, owner[p].End)})
+					}
+				default:
+					owner[p] = x.e
+				}
+			}
 		}
 	}
 }

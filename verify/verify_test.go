@@ -2,7 +2,9 @@ package verify_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -164,6 +166,10 @@ func TestBrokenSchedules(t *testing.T) {
 		{"duration", edit(easy, func(s []verify.Entry) []verify.Entry { s[2].End = 340; return s }), 0, verify.RuleDuration, 3},
 		{"capacity", edit(easy, func(s []verify.Entry) []verify.Entry { s[3].Start, s[3].End = 60, 110; return s }), 0, verify.RuleCapacity, 2},
 		{"fcfs order", easy, verify.FCFS, verify.RuleFCFSOrder, 4},
+		{"allocation valid", withAlloc(easy, "0-5", "0-7", "6-8", "6-8", "9"), verify.EASY, "", 0},
+		{"allocation overlap", withAlloc(easy, "0-5", "0-7", "6-8", "5-7", "9"), 0, verify.RuleAlloc, 4},
+		{"allocation count", withAlloc(easy, "0-5", "0-7", "6-8", "6-9", "9"), 0, verify.RuleAlloc, 4},
+		{"allocation outside", withAlloc(easy, "0-5", "0-7", "6-8", "6-8", "10"), 0, verify.RuleAlloc, 5},
 		// Job 3 waits for job 2's planned end (150) and starts later.
 		{"easy shadow", edit(easy, func(s []verify.Entry) []verify.Entry { s[2].Start, s[2].End = 160, 360; return s }), verify.EASY, verify.RuleEASY, 3},
 		// Job 2 fits at 100 when job 1 ends but starts later.
@@ -198,6 +204,23 @@ func TestBrokenSchedules(t *testing.T) {
 	}
 }
 
+// withAlloc gives the jobs of s, in order, the processors of sets.
+func withAlloc(s []verify.Entry, sets ...string) []verify.Entry {
+	s = slices.Clone(s)
+	for i, set := range sets {
+		for _, f := range strings.Fields(set) {
+			lo, hi, ok := strings.Cut(f, "-")
+			a, _ := strconv.Atoi(lo)
+			b := a
+			if ok {
+				b, _ = strconv.Atoi(hi)
+			}
+			s[i].Alloc = append(s[i].Alloc, verify.Interval{Lo: a, Hi: b})
+		}
+	}
+	return s
+}
+
 // TestEASYNeedsUpperBounds: without kill and with an overrunning job the
 // EASY invariant is not checked, and the report says why.
 func TestEASYNeedsUpperBounds(t *testing.T) {
@@ -214,21 +237,23 @@ func TestEASYNeedsUpperBounds(t *testing.T) {
 // TestReadJobsCSV reads Batsim's form (workload!id, decimal times, an
 // unstarted job) and rejects a header without the needed columns.
 func TestReadJobsCSV(t *testing.T) {
-	in := "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,starting_time,finish_time\n" +
-		"w0!3,w0,10.000000,4,100,12.000000,62.000000\n" +
-		"w0!4,w0,11,2,100,,\n"
+	in := "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,starting_time,finish_time,allocated_resources\n" +
+		"w0!3,w0,10.000000,4,100,12.000000,62.000000,0-1 5 7\n" +
+		"w0!4,w0,11,2,100,,,\n"
 	es, err := verify.ReadJobsCSV(strings.NewReader(in), "jobs.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []verify.Entry{{ID: 3, Submit: 10, Procs: 4, Start: 12, End: 62, Line: 2}, {ID: 4, Submit: 11, Procs: 2, Start: -1, End: -1, Line: 3}}
-	if !slices.Equal(es, want) {
+	want := []verify.Entry{{ID: 3, Submit: 10, Procs: 4, Start: 12, End: 62, Line: 2, Alloc: []verify.Interval{{0, 1}, {5, 5}, {7, 7}}},
+		{ID: 4, Submit: 11, Procs: 2, Start: -1, End: -1, Line: 3}}
+	if !reflect.DeepEqual(es, want) {
 		t.Fatalf("got %+v, want %+v", es, want)
 	}
 	for _, bad := range []struct{ in, msg string }{
 		{"job_id,starting_time\n1,2\n", "lacks column(s) submission_time"},
 		{"job_id,submission_time,requested_number_of_resources,starting_time,finish_time\nx,0,1,0,1\n", "line 2: column job_id"},
 		{"job_id,submission_time,requested_number_of_resources,starting_time,finish_time\n1,0,1,5,1\n", "finishes before its start"},
+		{"job_id,submission_time,requested_number_of_resources,starting_time,finish_time,allocated_resources\n1,0,1,0,1,3-1\n", "column allocated_resources"},
 	} {
 		if _, err := verify.ReadJobsCSV(strings.NewReader(bad.in), "j.csv"); err == nil || !strings.Contains(err.Error(), bad.msg) {
 			t.Errorf("%q: got error %v, want one with %q", bad.in, err, bad.msg)

@@ -46,7 +46,9 @@ duplicate or unknown job, none left unstarted), with the log's submission
 time and processor count; start no job before its submission; run every job
 for its runtime, or with --kill for min(runtime, requested time); and never
 have more processors busy than the machine has (jobs ending at an instant
-free their processors before jobs starting then take theirs).
+free their processors before jobs starting then take theirs). When SCHEDULE
+names the processors of each job (allocated_resources), each job must hold as
+many as it needs, all on the machine, none held by another job at the time.
 
 --policy adds the invariants of a policy, checked when the basic rules hold:
   fcfs  jobs start in arrival order (submit time, then job id);
@@ -137,7 +139,10 @@ func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Wri
 	if opts.kill {
 		rules += ", killed at the requested time"
 	}
-	rules += "), processors"
+	rules += "), processors busy"
+	if rep.AllocChecked {
+		rules += ", processors allocated (allocated_resources)"
+	}
 	if rep.PolicyChecked {
 		rules += ", " + rep.Policy.String() + " invariants"
 	}

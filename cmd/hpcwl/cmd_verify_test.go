@@ -17,7 +17,7 @@ func TestVerifySimulatedSchedule(t *testing.T) {
 		code          int
 		want          string
 	}{
-		{"fcfs", "fcfs", 0, "OK: no violation"},
+		{"fcfs", "fcfs", 0, "processors allocated (allocated_resources)"},
 		{"easy", "easy", 0, "OK: no violation"},
 		{"easy", "fcfs", 1, "fcfs-order: job"},
 	} {
