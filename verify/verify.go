@@ -58,6 +58,12 @@ const (
 	// shadow time computed for it at any instant (Lifka 1995; Mu'alem and
 	// Feitelson 2001).
 	EASY
+	// Conservative requires every job to start no later than the latest
+	// time its reservation at arrival can be under conservative
+	// backfilling (Mu'alem and Feitelson 2001): the time by which every
+	// job running then is planned to end and every job waiting then is
+	// planned to end after starting at its own such bound.
+	Conservative
 )
 
 // String returns the policy's name as [ParsePolicy] reads it.
@@ -67,11 +73,13 @@ func (p Policy) String() string {
 		return "fcfs"
 	case EASY:
 		return "easy"
+	case Conservative:
+		return "conservative"
 	}
 	return "none"
 }
 
-// ParsePolicy reads a policy name: none, fcfs or easy.
+// ParsePolicy reads a policy name: none, fcfs, easy or conservative.
 func ParsePolicy(s string) (Policy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "none":
@@ -80,8 +88,10 @@ func ParsePolicy(s string) (Policy, error) {
 		return FCFS, nil
 	case "easy":
 		return EASY, nil
+	case "conservative":
+		return Conservative, nil
 	}
-	return 0, fmt.Errorf("unknown policy %q; valid: none, fcfs, easy", s)
+	return 0, fmt.Errorf("unknown policy %q; valid: none, fcfs, easy, conservative", s)
 }
 
 // Rule names one checked rule.
@@ -101,6 +111,7 @@ const (
 	RuleAlloc     Rule = "allocation" // processors allocated twice, outside the machine or not as many as the job's
 	RuleFCFSOrder Rule = "fcfs-order" // started before a job that arrived earlier
 	RuleEASY      Rule = "easy-shadow"
+	RuleCons      Rule = "conservative-bound"
 )
 
 // Violation is one broken rule.
@@ -263,7 +274,7 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 	case FCFS:
 		rep.PolicyChecked = true
 		checkFCFS(c, jobs, placed)
-	case EASY:
+	case EASY, Conservative:
 		if !opt.Kill {
 			n := 0
 			for _, j := range jobs {
@@ -272,12 +283,16 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 				}
 			}
 			if n > 0 {
-				rep.Note = fmt.Sprintf("EASY reservations not checked: %d jobs run past their requested time and were not killed, so planned ends are no upper bounds (check a run with --kill)", n)
+				rep.Note = fmt.Sprintf("%s reservations not checked: %d jobs run past their requested time and were not killed, so planned ends are no upper bounds (check a run with --kill)", opt.Policy, n)
 				return rep, nil
 			}
 		}
 		rep.PolicyChecked = true
-		checkEASY(c, jobs, placed, opt.Procs)
+		if opt.Policy == EASY {
+			checkEASY(c, jobs, placed, opt.Procs)
+		} else {
+			checkConservative(c, jobs, placed)
+		}
 	}
 	return rep, nil
 }
@@ -512,6 +527,53 @@ func checkEASY(c *checker, jobs []sim.Job, ps []placement, procs int) {
 			reported[h.id] = true
 			c.add(Violation{RuleEASY, h.id, now, h.line,
 				fmt.Sprintf("oldest waiting job at t=%d with shadow time %d, starts at %d", now, shadow, h.start)})
+		}
+	}
+}
+
+// checkConservative bounds each job's reservation at arrival under
+// conservative backfilling from above, and requires the job to start by
+// that bound. At job j's arrival every job running is planned to end by
+// its start + requested time, and every job waiting (arrived before j, in
+// arrival order, and not started before j's submission) holds a
+// reservation no later than its own bound B_i, so it is planned to end by
+// B_i + requested time. After the latest of these ends the plan has the
+// whole machine free, so j's reservation is at the latest
+//
+//	B_j = max(submit_j, planned ends of running jobs, B_i + requested_i of waiting jobs)
+//
+// and with planned ends that bound the actual ones, conservative
+// backfilling starts j by its reservation, hence by B_j. This is a
+// necessary condition only (the actual reservation can be earlier), but
+// one that EASY, which reserves for the first waiting job alone, can break.
+func checkConservative(c *checker, jobs []sim.Job, ps []placement) {
+	order := slices.Clone(ps)
+	slices.SortFunc(order, func(a, b placement) int { return arrivalLess(&jobs[a.job], &jobs[b.job]) })
+	bound := make([]sim.Time, len(order))
+	var live []int // positions in order of jobs arrived and not ended, by arrival
+	for k := range order {
+		p := &order[k]
+		t := jobs[p.job].Submit
+		b := t
+		kept := live[:0]
+		for _, i := range live {
+			q := &order[i]
+			if q.end <= t && q.start < t {
+				continue // ended before j arrived
+			}
+			kept = append(kept, i)
+			est := jobs[q.job].Estimate
+			if q.start < t {
+				b = max(b, q.start+est) // running
+			} else {
+				b = max(b, bound[i]+est) // waiting
+			}
+		}
+		live = append(kept, k)
+		bound[k] = b
+		if p.start > b {
+			c.add(Violation{RuleCons, p.id, p.start, p.line,
+				fmt.Sprintf("starts at %d, after %d, the latest its reservation at arrival (t=%d) could be", p.start, b, t)})
 		}
 	}
 }

@@ -29,15 +29,17 @@ func entries(res *sim.Result) []verify.Entry {
 // policyOf is the policy whose invariants each scheduler keeps: FCFS order
 // for fcfs; EASY's reservation for the oldest waiting job for EASY, SJBF
 // (EASY with another backfilling order), Maui in its default configuration
-// (EASY; TestMauiDefaultIsEASY). Conservative backfilling does not keep
+// (EASY; TestMauiDefaultIsEASY); conservative backfilling keeps the bound
+// on reservations at arrival. Conservative backfilling does not keep
 // EASY's invariant: a younger job's reservation made at arrival can hold
 // the processors the oldest job could use after an early end, and
 // compression moves no job before another's reservation.
 var policyOf = map[string]verify.Policy{
-	"fcfs": verify.FCFS,
-	"easy": verify.EASY,
-	"sjbf": verify.EASY,
-	"maui": verify.EASY,
+	"fcfs":         verify.FCFS,
+	"easy":         verify.EASY,
+	"sjbf":         verify.EASY,
+	"maui":         verify.EASY,
+	"conservative": verify.Conservative,
 }
 
 // schedulers are the registered schedulers plus EASY under every queue
@@ -201,6 +203,49 @@ func TestBrokenSchedules(t *testing.T) {
 				t.Fatalf("first violation %v, want rule %s on job %d", v, c.want, c.wantJob)
 			}
 		})
+	}
+}
+
+// TestConservativeBound: on a hand-made log EASY backfills a long job into
+// the extra processors of the first waiting job's reservation, which then
+// delays the second waiting job far past the latest its conservative
+// reservation could be; conservative backfilling keeps the bound.
+//
+// 10 processors; job 1 (t 0, 8 procs, 100 s), job 2 (t 1, 6, 100), job 3
+// (t 2, 10, 100), job 4 (t 3, 2, 1000). Bounds: job 2 100 (job 1's end),
+// job 3 max(100, 100 + 100) = 200. EASY: job 2's shadow is 100 with 4
+// extra processors, job 4 backfills into them at 3; at 100 job 2 starts
+// and job 3 must wait for job 4's end at 1003 > 200. Conservative: job 4's
+// reservation goes after job 3's (300), job 3 starts at 200.
+func TestConservativeBound(t *testing.T) {
+	job := func(id, submit, run, procs int) sim.Job {
+		return sim.Job{ID: int64(id), Submit: sim.Time(submit), Runtime: sim.Time(run), Estimate: sim.Time(run), Procs: int32(procs)}
+	}
+	jobs := []sim.Job{job(1, 0, 100, 8), job(2, 1, 100, 6), job(3, 2, 100, 10), job(4, 3, 1000, 2)}
+	for _, c := range []struct {
+		sched string
+		want  map[int64]sim.Time
+		bad   int64
+	}{
+		{"easy", map[int64]sim.Time{1: 0, 2: 100, 3: 1003, 4: 3}, 3},
+		{"conservative", map[int64]sim.Time{1: 0, 2: 100, 3: 200, 4: 300}, 0},
+	} {
+		res := run(t, c.sched, jobs, 10, true)
+		for _, o := range res.Jobs {
+			if o.Start != c.want[o.ID] {
+				t.Fatalf("%s: job %d starts at %d, hand-worked %d", c.sched, o.ID, o.Start, c.want[o.ID])
+			}
+		}
+		rep, err := verify.Check(jobs, entries(res), verify.Options{Procs: 10, Kill: true, Policy: verify.Conservative})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.bad == 0 && !rep.OK():
+			t.Errorf("%s: %v", c.sched, rep.Violations)
+		case c.bad != 0 && (rep.OK() || rep.Violations[0].JobID != c.bad || rep.Violations[0].Rule != verify.RuleCons):
+			t.Errorf("%s: got %v, want a conservative-bound violation of job %d", c.sched, rep.Violations, c.bad)
+		}
 	}
 }
 

@@ -50,7 +50,8 @@ free their processors before jobs starting then take theirs). When SCHEDULE
 names the processors of each job (allocated_resources), each job must hold as
 many as it needs, all on the machine, none held by another job at the time.
 
---policy adds the invariants of a policy, checked when the basic rules hold:
+--policy adds the invariants of a policy, checked when the basic rules hold
+(job by job against the log, independently of the simulator):
   fcfs  jobs start in arrival order (submit time, then job id);
   easy  EASY backfilling (Lifka 1995; Mu'alem and Feitelson 2001): at every
         instant, the oldest waiting job starts no later than its shadow time,
@@ -59,6 +60,12 @@ many as it needs, all on the machine, none held by another job at the time.
         This bound holds only when planned ends bound the actual ends, so it
         is checked with --kill or when no job runs past its requested time,
         and skipped with a note otherwise.
+  conservative  conservative backfilling (Mu'alem and Feitelson 2001): no job
+        starts after the latest its reservation at arrival could be, the time
+        by which every job running then is planned to end and every job
+        waiting then is planned to end after starting by its own such bound
+        (a necessary condition, not an exact replay of the reservations;
+        checked under the same condition as easy).
 
 The first violations are listed (rule, job, time, line of SCHEDULE, what);
 the exit status is 1 if there is any.` + exitStatusHelp,
@@ -73,7 +80,7 @@ the exit status is 1 if there is any.` + exitStatusHelp,
 	f := cmd.Flags()
 	f.StringVar(&opts.log, "log", "", "the workload log the schedule was made from (required)")
 	f.BoolVar(&opts.kill, "kill", false, "jobs were killed at their requested time")
-	f.StringVar(&opts.policy, "policy", "none", "also check a policy's invariants: none, fcfs, easy")
+	f.StringVar(&opts.policy, "policy", "none", "also check a policy's invariants: none, fcfs, easy, conservative")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine, as in the simulation: drop (as simulate does by default), error, clamp")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one, as in the simulation: runtime, max, or SECONDS")
 	f.Float64Var(&opts.speed, "speed", 1, "node speed of the simulation relative to the log's machine")

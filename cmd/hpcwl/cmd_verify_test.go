@@ -20,6 +20,7 @@ func TestVerifySimulatedSchedule(t *testing.T) {
 		{"fcfs", "fcfs", 0, "processors allocated (allocated_resources)"},
 		{"easy", "easy", 0, "OK: no violation"},
 		{"easy", "fcfs", 1, "fcfs-order: job"},
+		{"conservative", "conservative", 0, "conservative invariants"},
 	} {
 		jobs := filepath.Join(dir, c.sched+".csv")
 		if code, _, errOut := runCLI(t, "simulate", "builtin:KTH-SP2", "--scheduler", c.sched, "--kill", "--jobs", jobs); code != 0 {
@@ -56,7 +57,7 @@ func TestVerifyUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"verify", "x.csv", "--log", "builtin:KTH-SP2", "--policy", "lifo"}, "valid: none, fcfs, easy"},
+		{[]string{"verify", "x.csv", "--log", "builtin:KTH-SP2", "--policy", "lifo"}, "valid: none, fcfs, easy, conservative"},
 		{[]string{"verify", "x.csv"}, "--log LOG is required"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
