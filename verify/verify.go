@@ -5,7 +5,10 @@
 // submission, for the time the run rules give it, without ever using more
 // processors than the machine has, and, when asked, the invariants of the
 // named policy (first come first served order; EASY's reservation for the
-// oldest waiting job).
+// oldest waiting job; an upper bound of every job's reservation at arrival
+// under conservative backfilling). When the schedule names the processors
+// of each job (Batsim's allocated_resources), no processor may be held by
+// two jobs at once.
 //
 // The checks share no code with packages sim and sched beyond the job
 // type: the schedule is replayed from its start and end times alone.
