@@ -102,7 +102,7 @@ func ReadJobsCSV(r io.Reader, name string) ([]Entry, error) {
 			return nil, bad(4, fmt.Sprintf("finishes before its start %d", e.Start))
 		}
 		if hasAlloc && alloc < len(rec) && strings.TrimSpace(rec[alloc]) != "" {
-			if e.Alloc, err = parseIntervals(rec[alloc]); err != nil {
+			if e.Alloc, err = ParseIntervals(rec[alloc]); err != nil {
 				return nil, fmt.Errorf("%s: line %d: column allocated_resources=%q: %v", name, line, rec[alloc], err)
 			}
 		}
@@ -110,9 +110,9 @@ func ReadJobsCSV(r io.Reader, name string) ([]Entry, error) {
 	}
 }
 
-// parseIntervals reads a Batsim interval set: processor numbers and
+// ParseIntervals reads a Batsim interval set: processor numbers and
 // ranges "a-b", separated by spaces ("0-3 8 10-11").
-func parseIntervals(s string) ([]Interval, error) {
+func ParseIntervals(s string) ([]Interval, error) {
 	var out []Interval
 	for _, f := range strings.Fields(s) {
 		lo, hi, isRange := strings.Cut(f, "-")

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 
 	"github.com/hpcwl/hpcwl/sim"
@@ -36,7 +37,7 @@ func newVerifyCommand(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check a schedule (jobs.csv) against its log and machine",
 		Long: `Verify checks a schedule independently of the simulator that made it. SCHEDULE
 is a jobs.csv with Batsim's columns, as written by "hpcwl simulate --jobs" or by
-Batsim (job ids of the form workload!id are read as id). Its jobs are matched
+Batsim (or the Parquet file simulate --jobs writes for a name ending in .parquet) (job ids of the form workload!id are read as id). Its jobs are matched
 by id to the jobs of LOG, prepared as "hpcwl simulate" prepares them (pass the
 same --procs, --procs-factor, --speed, --oversize, --missing-estimate and --kill
 as the simulation). The machine size is --procs, else the log header's.
@@ -129,12 +130,7 @@ func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Wri
 	if w.Procs <= 0 {
 		return usagef("%s: machine size unknown; pass --procs N", opts.log)
 	}
-	fh, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	sch, err := verify.ReadJobsCSV(fh, name)
+	sch, err := readSchedule(name)
 	if err != nil {
 		return err
 	}
@@ -173,4 +169,36 @@ func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Wri
 		fmt.Fprintf(stdout, "  %s\n", v)
 	}
 	return fmt.Errorf("%s: %d violations of the schedule rules", name, rep.Count)
+}
+
+// readSchedule reads a jobs.csv, or the Parquet form simulate --jobs
+// writes for a name ending in .parquet (rows numbered from 1 as lines).
+func readSchedule(name string) ([]verify.Entry, error) {
+	if !isParquetName(name) {
+		fh, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer fh.Close()
+		return verify.ReadJobsCSV(fh, name)
+	}
+	rows, err := parquet.ReadFile[batsimJob](name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	out := make([]verify.Entry, len(rows))
+	for i, r := range rows {
+		e := verify.Entry{ID: r.JobID, Submit: sim.Time(r.SubmissionTime), Procs: int(r.RequestedResources),
+			Start: sim.Time(r.StartingTime), End: sim.Time(r.FinishTime), Line: i + 1}
+		if e.Start < 0 {
+			e.Start, e.End = -1, -1
+		}
+		if r.AllocatedResources != "" {
+			if e.Alloc, err = verify.ParseIntervals(r.AllocatedResources); err != nil {
+				return nil, fmt.Errorf("%s: row %d: allocated_resources %q: %w", name, i+1, r.AllocatedResources, err)
+			}
+		}
+		out[i] = e
+	}
+	return out, nil
 }

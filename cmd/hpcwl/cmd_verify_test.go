@@ -31,6 +31,17 @@ func TestVerifySimulatedSchedule(t *testing.T) {
 			t.Errorf("%s under %s: exit %d, output %q %q; want exit %d and %q", c.sched, c.policy, code, out, errOut, c.code, c.want)
 		}
 	}
+	// The Parquet form of --jobs.
+	pq := filepath.Join(dir, "easy.parquet")
+	if code, _, errOut := runCLI(t, "simulate", "builtin:KTH-SP2", "--scheduler", "easy", "--kill", "--jobs", pq); code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, "verify", pq, "--log", "builtin:KTH-SP2", "--kill", "--policy", "easy"); code != 0 || !strings.Contains(out, "OK: no violation") {
+		t.Errorf("parquet: exit %d, output %q %q", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, "verify", pq, "--log", "builtin:KTH-SP2", "--policy", "easy"); code != 1 || !strings.Contains(out, "duration: job") {
+		t.Errorf("parquet without --kill: exit %d, output %q", code, out)
+	}
 	// Without --kill the durations of killed jobs are wrong.
 	if code, out, _ := runCLI(t, "verify", filepath.Join(dir, "easy.csv"), "--log", "builtin:KTH-SP2"); code != 1 || !strings.Contains(out, "duration: job") {
 		t.Errorf("without --kill: exit %d, output %q", code, out)
