@@ -150,6 +150,11 @@ type Options struct {
 	// Max is how many violations are kept in the report (all are
 	// counted); 0 means 20.
 	Max int
+	// EstimateFactor multiplies requested times into the planned
+	// durations of the reservation checks (rounded up), as the scheduler's
+	// estimate factor does ("EASY with doubled estimates"); 0 means 1. It
+	// must be >= 1.
+	EstimateFactor float64
 }
 
 // Report is the outcome of [Check].
@@ -194,6 +199,9 @@ func (c *checker) add(v Violation) {
 func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 	if opt.Procs <= 0 {
 		return nil, fmt.Errorf("machine size %d: must be > 0", opt.Procs)
+	}
+	if f := opt.EstimateFactor; f != 0 && !(f >= 1 && f <= 1e6) {
+		return nil, fmt.Errorf("estimate factor %v: must be >= 1", f)
 	}
 	rep := &Report{Jobs: len(jobs), Entries: len(schedule), Policy: opt.Policy}
 	c := &checker{rep: rep, max: opt.Max}
@@ -278,11 +286,18 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 		rep.PolicyChecked = true
 		checkFCFS(c, jobs, placed)
 	case EASY, Conservative:
+		plan := make([]sim.Time, len(jobs))
+		for i, j := range jobs {
+			plan[i] = j.Estimate
+			if opt.EstimateFactor > 1 {
+				plan[i] = sim.Time(math.Ceil(float64(j.Estimate) * opt.EstimateFactor))
+			}
+		}
 		if !opt.Kill {
 			n := 0
 			for _, j := range jobs {
 				if j.Runtime > j.Estimate {
-					n++
+					n++ // its prediction is missed and replaced
 				}
 			}
 			if n > 0 {
@@ -292,9 +307,9 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 		}
 		rep.PolicyChecked = true
 		if opt.Policy == EASY {
-			checkEASY(c, jobs, placed, opt.Procs)
+			checkEASY(c, jobs, plan, placed, opt.Procs)
 		} else {
-			checkConservative(c, jobs, placed)
+			checkConservative(c, jobs, plan, placed)
 		}
 	}
 	return rep, nil
@@ -453,12 +468,13 @@ func checkFCFS(c *checker, jobs []sim.Job, ps []placement) {
 // (submission, start or end), after the jobs ending at t released their
 // processors and every start at t took its own, the oldest job submitted by
 // t that has not started (the head) has a shadow time: the earliest planned
-// end (start + requested time) of a running job at which the free
+// end (start + planned time: the requested time, times the estimate
+// factor if any) of a running job at which the free
 // processors plus those of every running job planned to end by then cover
 // it. EASY starts the head no later than that (when planned ends bound the
 // actual ones); a head that starts later is a violation, reported once per
 // job at the instant of its earliest shadow time.
-func checkEASY(c *checker, jobs []sim.Job, ps []placement, procs int) {
+func checkEASY(c *checker, jobs []sim.Job, plan []sim.Time, ps []placement, procs int) {
 	order := slices.Clone(ps)
 	slices.SortFunc(order, func(a, b placement) int { return arrivalLess(&jobs[a.job], &jobs[b.job]) })
 	var times []sim.Time
@@ -488,7 +504,7 @@ func checkEASY(c *checker, jobs []sim.Job, ps []placement, procs int) {
 		for next < len(byStart) && byStart[next].start <= now {
 			p := byStart[next]
 			if p.end > now {
-				running = append(running, run{p.start + jobs[p.job].Estimate, p.end, p.procs})
+				running = append(running, run{p.start + plan[p.job], p.end, p.procs})
 			}
 			next++
 		}
@@ -549,7 +565,7 @@ func checkEASY(c *checker, jobs []sim.Job, ps []placement, procs int) {
 // backfilling starts j by its reservation, hence by B_j. This is a
 // necessary condition only (the actual reservation can be earlier), but
 // one that EASY, which reserves for the first waiting job alone, can break.
-func checkConservative(c *checker, jobs []sim.Job, ps []placement) {
+func checkConservative(c *checker, jobs []sim.Job, plan []sim.Time, ps []placement) {
 	order := slices.Clone(ps)
 	slices.SortFunc(order, func(a, b placement) int { return arrivalLess(&jobs[a.job], &jobs[b.job]) })
 	bound := make([]sim.Time, len(order))
@@ -565,7 +581,7 @@ func checkConservative(c *checker, jobs []sim.Job, ps []placement) {
 				continue // ended before j arrived
 			}
 			kept = append(kept, i)
-			est := jobs[q.job].Estimate
+			est := plan[q.job]
 			if q.start < t {
 				b = max(b, q.start+est) // running
 			} else {

@@ -37,10 +37,14 @@ func entries(res *sim.Result) []verify.Entry {
 var policyOf = map[string]verify.Policy{
 	"fcfs":         verify.FCFS,
 	"easy":         verify.EASY,
+	"easy-x2":      verify.EASY,
 	"sjbf":         verify.EASY,
 	"maui":         verify.EASY,
 	"conservative": verify.Conservative,
 }
+
+// factorOf is the estimate factor each scheduler plans with.
+var factorOf = map[string]float64{"easy-x2": 2}
 
 // schedulers are the registered schedulers plus EASY under every queue
 // priority function ("easy/NAME").
@@ -84,7 +88,7 @@ func TestEverySchedulerVerifies(t *testing.T) {
 				}
 				res := run(rt, name, c.Jobs, c.Procs, c.Kill)
 				pol := policyOf[name]
-				rep, err := verify.Check(c.Jobs, entries(res), verify.Options{Procs: c.Procs, Kill: c.Kill, Policy: pol})
+				rep, err := verify.Check(c.Jobs, entries(res), verify.Options{Procs: c.Procs, Kill: c.Kill, Policy: pol, EstimateFactor: factorOf[name]})
 				if err != nil {
 					rt.Fatal(err)
 				}
@@ -116,7 +120,7 @@ func TestKTHWithKill(t *testing.T) {
 	for _, name := range schedulers() {
 		t.Run(name, func(t *testing.T) {
 			res := run(t, name, w.Jobs, w.Procs, true)
-			rep, err := verify.Check(w.Jobs, entries(res), verify.Options{Procs: w.Procs, Kill: true, Policy: policyOf[name]})
+			rep, err := verify.Check(w.Jobs, entries(res), verify.Options{Procs: w.Procs, Kill: true, Policy: policyOf[name], EstimateFactor: factorOf[name]})
 			if err != nil {
 				t.Fatal(err)
 			}

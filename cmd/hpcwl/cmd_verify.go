@@ -28,6 +28,7 @@ type verifyOptions struct {
 	speed           float64
 	procsFactor     float64
 	max             int
+	estimateFactor  float64
 }
 
 func newVerifyCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -56,7 +57,8 @@ many as it needs, all on the machine, none held by another job at the time.
   fcfs  jobs start in arrival order (submit time, then job id);
   easy  EASY backfilling (Lifka 1995; Mu'alem and Feitelson 2001): at every
         instant, the oldest waiting job starts no later than its shadow time,
-        the earliest planned end (start + requested time) of a running job by
+        the earliest planned end (start + requested time, times
+        --estimate-factor) of a running job by
         which enough processors are free for it (at once if it fits now).
         This bound holds only when planned ends bound the actual ends, so it
         is checked with --kill or when no job runs past its requested time,
@@ -87,6 +89,7 @@ the exit status is 1 if there is any.` + exitStatusHelp,
 	f.Float64Var(&opts.speed, "speed", 1, "node speed of the simulation relative to the log's machine")
 	f.Float64Var(&opts.procsFactor, "procs-factor", 1, "machine size factor of the simulation")
 	f.IntVar(&opts.max, "max", 20, "list at most `N` violations (all are counted)")
+	f.Float64Var(&opts.estimateFactor, "estimate-factor", 1, "the simulation's estimate factor: planned times are requested times times this (2 for easy-x2)")
 	positiveFlags(cmd, "max")
 	return cmd
 }
@@ -109,6 +112,9 @@ func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Wri
 	}
 	if !(opts.speed > 0) || math.IsInf(opts.speed, 0) {
 		return usagef("--speed must be a positive number, got %v", opts.speed)
+	}
+	if !(opts.estimateFactor >= 1) || math.IsInf(opts.estimateFactor, 0) {
+		return usagef("--estimate-factor must be a number >= 1, got %v", opts.estimateFactor)
 	}
 	if !(opts.procsFactor > 0) || math.IsInf(opts.procsFactor, 0) {
 		return usagef("--procs-factor must be a positive number, got %v", opts.procsFactor)
@@ -134,7 +140,8 @@ func runVerify(_ context.Context, opts verifyOptions, name string, stdout io.Wri
 	if err != nil {
 		return err
 	}
-	rep, err := verify.Check(w.Jobs, sch, verify.Options{Procs: w.Procs, Kill: opts.kill, Policy: pol, Max: opts.max})
+	rep, err := verify.Check(w.Jobs, sch, verify.Options{Procs: w.Procs, Kill: opts.kill, Policy: pol, Max: opts.max,
+		EstimateFactor: opts.estimateFactor})
 	if err != nil {
 		return err
 	}

@@ -70,6 +70,7 @@ func TestVerifyUsage(t *testing.T) {
 	}{
 		{[]string{"verify", "x.csv", "--log", "builtin:KTH-SP2", "--policy", "lifo"}, "valid: none, fcfs, easy, conservative"},
 		{[]string{"verify", "x.csv"}, "--log LOG is required"},
+		{[]string{"verify", "x.csv", "--log", "builtin:KTH-SP2", "--estimate-factor", "0.5"}, "must be a number >= 1"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
