@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -268,7 +269,6 @@ func printCompare(w io.Writer, r *compareReport) error {
 	}
 	o, s := r.Original, r.Resampled
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	fmt.Fprintf(tw, "\toriginal\tresampled\t\n")
 	fmt.Fprintf(tw, "workload\t%s\t%s\t\n", o.Name, s.Name)
 	fmt.Fprintf(tw, "jobs\t%d\t%d\t\n", o.Jobs, s.Jobs)
@@ -280,7 +280,8 @@ func printCompare(w io.Writer, r *compareReport) error {
 	fmt.Fprintf(tw, "per user (quartiles)\toriginal\tresampled\tKS distance\t\n")
 	for _, k := range locality.UserMetrics {
 		q1, q2 := o.Quartiles[k], s.Quartiles[k]
-		fmt.Fprintf(tw, "%s\t%s / %s / %s\t%s / %s / %s\t%.3f\t\n", k, g(q1[0]), g(q1[1]), g(q1[2]), g(q2[0]), g(q2[1]), g(q2[2]), r.KS[k])
+		f := userValue(k)
+		fmt.Fprintf(tw, "%s\t%s / %s / %s\t%s / %s / %s\t%.3f\t\n", userMetricLabel(k), f(q1[0]), f(q1[1]), f(q1[2]), f(q2[0]), f(q2[1]), f(q2[2]), r.KS[k])
 	}
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "stack depth (mean)\toriginal\tresampled\tratio\t\n")
@@ -304,7 +305,6 @@ func printCompare(w io.Writer, r *compareReport) error {
 func printSegments(w io.Writer, r *compareReport) error {
 	all := append([]*workloadAnalysis{r.Original}, r.Segments...)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	row := func(name string, f func(a *workloadAnalysis) string) {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, a := range all {
@@ -322,7 +322,8 @@ func printSegments(w io.Writer, r *compareReport) error {
 	row("users", func(a *workloadAnalysis) string { return strconv.Itoa(a.Users) })
 	row("without runtime or processors", func(a *workloadAnalysis) string { return strconv.Itoa(a.Unrunnable) })
 	for _, k := range locality.UserMetrics {
-		row("median "+k, func(a *workloadAnalysis) string { return g(a.Quartiles[k][1]) })
+		f := userValue(k)
+		row("median "+userMetricLabel(k), func(a *workloadAnalysis) string { return f(a.Quartiles[k][1]) })
 	}
 	for _, k := range locality.UserMetrics {
 		fmt.Fprintf(tw, "KS %s\t-\t", k)
@@ -340,4 +341,28 @@ func printSegments(w io.Writer, r *compareReport) error {
 	row("Hurst (R/S pox)", func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.Hurst.H) })
 	row("Hurst (R/S mean)", func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.HurstRS.H) })
 	return tw.Flush()
+}
+
+// userMetricLabel names a per-user metric with its unit where it has one.
+func userMetricLabel(k string) string {
+	switch k {
+	case "work":
+		return "work (processor-hours)"
+	case "weeks_active":
+		return "weeks active"
+	}
+	return strings.ReplaceAll(k, "_", " ")
+}
+
+// userValue formats a per-user metric: times as durations with their unit
+// ("14.3m", "2.50d"), work in processor-hours, counts as numbers, never in
+// scientific notation.
+func userValue(k string) func(float64) string {
+	switch k {
+	case "session_length", "first_arrival", "last_departure", "activity":
+		return durationText
+	case "work":
+		return func(x float64) string { return strconv.FormatFloat(x/3600, 'f', 1, 64) }
+	}
+	return func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 }
