@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBursts(t *testing.T) {
+	code, out, errOut := runCLI(t, "bursts", "builtin:KTH-SP2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// KTH-SP2 records neither queue nor executable.
+	for _, want := range []string{"20529 successful jobs", "unknown: queue, executable", "jobs in BoTs", "spatial entropy", "T = 15min"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "queue, executable unknown in every job; BoTs compare user, group, requested_time, requested_procs") {
+		t.Errorf("no warning about unknown attributes: %q", errOut)
+	}
+}
+
+func TestBurstsJSONAndCurve(t *testing.T) {
+	curve := filepath.Join(t.TempDir(), "ne.csv")
+	code, out, errOut := runCLI(t, "bursts", "--json", "--per-user", "--curve", curve, "builtin:KTH-SP2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Jobs       int      `json:"jobs"`
+		Contiguity string   `json:"contiguity"`
+		Unknown    []string `json:"unknown_attributes"`
+		Fraction   float64  `json:"fraction_in_bots"`
+		JobsInBoTs int      `json:"jobs_in_bots"`
+		Temporal   []struct {
+			Scale float64 `json:"scale_s"`
+		} `json:"temporal"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Jobs != 20529 || r.Contiguity != "per-user" || len(r.Unknown) != 2 || r.Fraction != float64(r.JobsInBoTs)/float64(r.Jobs) {
+		t.Errorf("%+v", r)
+	}
+	b, err := os.ReadFile(curve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "scale_s,real,poisson" || len(lines) != len(r.Temporal)+1 || !strings.HasPrefix(lines[1], "60,") {
+		t.Errorf("curve:\n%s", b)
+	}
+}
+
+func TestBurstsBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"bursts", "--delta", "-1", "builtin:KTH-SP2"},
+		{"bursts", "--bin", "0", "builtin:KTH-SP2"},
+		{"bursts", "--max-procs", "0", "builtin:KTH-SP2"},
+		{"bursts"},
+	} {
+		if code, _, _ := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
