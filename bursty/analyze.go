@@ -28,9 +28,14 @@ type Options struct {
 	// Scales are the time scales of the temporal entropy curve, in seconds.
 	Scales []float64
 	// MaxProcs is N of the spatial entropy: the most processors a job may
-	// use. 0 means the machine size of the log (its header), else the largest
-	// count used.
+	// request. 0 means the largest count in the log (the paper's "maximal
+	// number of processors a job may request in W"); the machine size is the
+	// other natural choice.
 	MaxProcs int
+	// Allocated measures parallelism (spatial entropy, correlation) by the
+	// allocated processors (SWF field 5) instead of the requested ones
+	// (field 8, or field 5 when the request is unknown).
+	Allocated bool
 	// HurstBin is the bin width in seconds of the arrival-count series the
 	// Hurst parameter is estimated on.
 	HurstBin float64
@@ -129,6 +134,8 @@ type Report struct {
 	SpatialNERandom summary.Float `json:"spatial_ne_random"`
 	SpatialN        int           `json:"spatial_n"`
 	SpatialNFrom    string        `json:"spatial_n_from"`
+	// Parallelism is the processor count used: "requested" or "allocated".
+	Parallelism string `json:"parallelism"`
 	// MeanInterArrival is the mean arrival gap in seconds, the mean of the
 	// Poisson baseline.
 	MeanInterArrival float64 `json:"mean_interarrival_s"`
@@ -198,7 +205,11 @@ func Analyze(t *trace.Trace, opt Options) (*Report, error) {
 	arr := make([]float64, n)
 	for i := range jobs {
 		run[i] = float64(jobs[i].Runtime)
-		procs[i] = jobs[i].Processors()
+		if opt.Allocated {
+			procs[i] = jobs[i].Processors()
+		} else {
+			procs[i] = int(value(&jobs[i], RequestedProcs))
+		}
 		pf[i] = float64(procs[i])
 		arr[i] = float64(jobs[i].Submit)
 	}
@@ -209,13 +220,15 @@ func Analyze(t *trace.Trace, opt Options) (*Report, error) {
 	switch {
 	case opt.MaxProcs > 0:
 		r.SpatialN, r.SpatialNFrom = opt.MaxProcs, "option"
-	case t.Procs > 0:
-		r.SpatialN, r.SpatialNFrom = t.Procs, "machine size"
 	default:
 		r.SpatialN, r.SpatialNFrom = maxUsed, "largest job"
 	}
 	if maxUsed > r.SpatialN {
-		r.SpatialN, r.SpatialNFrom = maxUsed, "largest job (above the machine size)"
+		r.SpatialN, r.SpatialNFrom = maxUsed, "largest job (above the option)"
+	}
+	r.Parallelism = "requested"
+	if opt.Allocated {
+		r.Parallelism = "allocated"
 	}
 	r.SpatialNE = summary.Float(SpatialNE(run, procs, r.SpatialN))
 	ur, up := UniformJobs(n, slices.Min(run), slices.Max(run), r.SpatialN, rng)

@@ -149,8 +149,8 @@ func TestAnalyzeSmall(t *testing.T) {
 		r.Variability[1].Low != 100 || !near(r.Variability[1].Variability, 200/math.Sqrt2, 1e-9) {
 		t.Errorf("variability %+v", r.Variability)
 	}
-	// Every processor count is 2 on a 4-processor machine: one event of four.
-	if r.SpatialNE != 0 || r.SpatialN != 4 || !math.IsNaN(float64(r.Correlation)) {
+	// Every processor count is 2, the largest: one event of two.
+	if r.SpatialNE != 0 || r.SpatialN != 2 || r.SpatialNFrom != "largest job" || !math.IsNaN(float64(r.Correlation)) {
 		t.Errorf("spatial %v N %d corr %v", r.SpatialNE, r.SpatialN, r.Correlation)
 	}
 	if r.BIAs != 2 || r.BIAUnderDelta != 1 || r.MeanInterArrival != 50 {
@@ -158,6 +158,17 @@ func TestAnalyzeSmall(t *testing.T) {
 	}
 	if !slices.Equal(r.Unknown, []Attribute{Executable}) {
 		t.Errorf("unknown %v", r.Unknown)
+	}
+	// Allocated processors, N = 4: job 2 on 3 processors (3 s), the others (0+8+100+300 s) on 2.
+	tr.Jobs[1].Procs = 3
+	opt.MaxProcs, opt.Allocated = 4, true
+	r, err = Analyze(tr, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := NormalizedEntropy([]float64{0, 408, 3, 0})
+	if r.SpatialN != 4 || !near(float64(r.SpatialNE), want, 1e-12) || r.Parallelism != "allocated" {
+		t.Errorf("allocated: N %d NE %v want %v", r.SpatialN, r.SpatialNE, want)
 	}
 	opt.Delta = -1
 	if _, err := Analyze(tr, opt); err == nil {

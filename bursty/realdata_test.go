@@ -38,6 +38,12 @@ func TestHPC2N(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("per-user fraction %.4f jobs in bots %d; global jobs in bots %d", pu.FractionInBoTs, pu.JobsInBoTs, r.JobsInBoTs)
+	opt = DefaultOptions()
+	opt.Allocated, opt.MaxProcs = true, 240
+	al, err := Analyze(tr, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Our values (deterministic) ...
 	pins := []struct {
 		name      string
@@ -47,8 +53,10 @@ func TestHPC2N(t *testing.T) {
 		{"jobs", float64(r.Jobs), 201993, 0},
 		{"jobs in bots", float64(r.JobsInBoTs), 129936, 0},
 		{"jobs in bots per user", float64(pu.JobsInBoTs), 133191, 0},
-		{"correlation", float64(r.Correlation), -0.062222, 5e-6},
-		{"spatial NE", float64(r.SpatialNE), 0.291981, 5e-6},
+		{"correlation", float64(r.Correlation), -0.063059, 5e-6},
+		{"spatial NE", float64(r.SpatialNE), 0.299571, 5e-6},
+		{"correlation, allocated", float64(al.Correlation), -0.062222, 5e-6},
+		{"spatial NE, allocated, N = 240", float64(al.SpatialNE), 0.291981, 5e-6},
 		// ... and the published ones: Table II 65 %, Table V 0.299 and
 		// 0.999, Table VI −0.063.
 		{"Table II fraction in BoTs", r.FractionInBoTs, 0.65, 0.01},

@@ -25,6 +25,7 @@ type burstsOptions struct {
 	perUser  bool
 	allJobs  bool
 	maxProcs int
+	alloc    bool
 	bin      float64
 	seed     uint64
 	json     bool
@@ -54,7 +55,8 @@ Burstiness: the temporal normalised entropy of arrivals over time scales from
 (Fig. 6), and the spatial normalised entropy of the runtime shares per
 processor count (Table V, N = the machine size) with uniformly random jobs as
 baseline; values near 0 mean strong burstiness, near 1 none. Also the Pearson
-correlation of runtime and processors (Table VI), and the Hurst parameter and
+correlation of runtime and processors (Table VI; processors are the
+requested ones, or the allocated with --allocated), and the Hurst parameter and
 autocorrelation of the arrival counts per --bin seconds.
 
 Only jobs that completed successfully (status 1) are used unless --all-jobs.` + exitStatusHelp,
@@ -71,7 +73,8 @@ Only jobs that completed successfully (status 1) are used unless --all-jobs.` + 
 	f.Int64Var(&opts.delta, "delta", 100, "BoT time parameter Δ in seconds (>= 0)")
 	f.BoolVar(&opts.perUser, "per-user", false, "require BoT contiguity only within each user's jobs")
 	f.BoolVar(&opts.allJobs, "all-jobs", false, "use jobs of every status, not only the successful ones")
-	f.IntVar(&opts.maxProcs, "max-procs", 0, "N of the spatial entropy (default: the machine size, else the largest job)")
+	f.IntVar(&opts.maxProcs, "max-procs", 0, "N of the spatial entropy (default: the largest processor count in the log)")
+	f.BoolVar(&opts.alloc, "allocated", false, "measure parallelism by allocated instead of requested processors")
 	f.Float64Var(&opts.bin, "bin", 300, "bin width in seconds of the arrival counts for the Hurst estimates")
 	f.Uint64Var(&opts.seed, "seed", 1, "seed of the Poisson and uniform baselines")
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
@@ -105,7 +108,7 @@ func runBursts(_ context.Context, opts burstsOptions, name string, stdout, stder
 		return err
 	}
 	o := bursty.DefaultOptions()
-	o.Delta, o.AllJobs, o.MaxProcs, o.HurstBin, o.Seed = opts.delta, opts.allJobs, opts.maxProcs, opts.bin, opts.seed
+	o.Delta, o.AllJobs, o.MaxProcs, o.HurstBin, o.Seed, o.Allocated = opts.delta, opts.allJobs, opts.maxProcs, opts.bin, opts.seed, opts.alloc
 	if opts.perUser {
 		o.Contiguity = bursty.PerUser
 	}
@@ -171,8 +174,8 @@ func printBursts(w io.Writer, name string, r *bursty.Report) error {
 	for _, v := range r.Variability {
 		p("runtime variability\tbags of mean runtime %s..%s s: %d bags, mean s.d. %.1f s", num(v.Low), num(v.High), v.BoTs, v.Variability)
 	}
-	p("correlation\t%s (Pearson, runtime vs processors)", fmtF(r.Correlation, 4))
-	p("spatial entropy\t%s (random: %s; N = %d, %s)", fmtF(r.SpatialNE, 4), fmtF(r.SpatialNERandom, 4), r.SpatialN, r.SpatialNFrom)
+	p("correlation\t%s (Pearson, runtime vs %s processors)", fmtF(r.Correlation, 4), r.Parallelism)
+	p("spatial entropy\t%s (random: %s; N = %d, %s; %s processors)", fmtF(r.SpatialNE, 4), fmtF(r.SpatialNERandom, 4), r.SpatialN, r.SpatialNFrom, r.Parallelism)
 	p("mean inter-arrival\t%.1f s (the Poisson baseline)", r.MeanInterArrival)
 	for _, s := range r.Temporal {
 		p("temporal entropy\tT = %s: %s (Poisson %s)", scaleName(s.Scale), fmtF(s.Real, 4), fmtF(s.Poisson, 4))
