@@ -1,0 +1,63 @@
+package bursty
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+func TestFitHPC2N(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real log")
+	}
+	tr, err := trace.Load(testdata.Path(t, "HPC2N-2002-2.2-cln.swf.gz"), trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	m, err := Fit(tr, FitOptions{Options: DefaultOptions(), GMax: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, _, _ := Select(tr.Jobs, false)
+	sel = SortByArrival(sel)
+	arr := make([]float64, len(sel))
+	for i := range sel {
+		arr[i] = float64(sel[i].Submit)
+	}
+	syn := trace.New(tr.Header, m.Generate(arr, 1), trace.Options{})
+	r, err := Analyze(syn, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pois, err := Analyze(trace.New(tr.Header, m.Generate(m.PoissonSchedule(len(arr), 1), 1), trace.Options{}), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("synthetic (trace arrivals): spatial %.4f corr %.4f in bots %.4f N %d; poisson arrivals: spatial %.4f corr %.4f in bots %.4f",
+		r.SpatialNE, r.Correlation, r.FractionInBoTs, r.SpatialN, pois.SpatialNE, pois.Correlation, pois.FractionInBoTs)
+	t.Logf("fit %v: G %d %s labels %d cells %d zipf %.4f max %d", time.Since(start), m.Runtime.G, m.Runtime.Variance, m.Labels, len(m.Cells), m.ZipfAlpha, m.ZipfMax)
+	pins := []struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{
+		// Ours, deterministic (seed 1).
+		{"G", float64(m.Runtime.G), 8, 0},
+		{"Zipf exponent", m.ZipfAlpha, 2.5705, 5e-5},
+		{"model spatial NE", float64(r.SpatialNE), 0.3077, 5e-5},
+		{"model correlation", float64(r.Correlation), -0.0389, 5e-5},
+		// Published: Table IV, 17 labels on HPC2N; Table V, the model's
+		// spatial NE within 0.03 of the real log's (spec §7.6).
+		{"Table IV labels", float64(m.Labels), 17, 0},
+		{"Table V model vs real", float64(r.SpatialNE), 0.2996, 0.03},
+	}
+	for _, p := range pins {
+		if math.Abs(p.got-p.want) > p.tol {
+			t.Errorf("%s: %v, want %v ± %v", p.name, p.got, p.want, p.tol)
+		}
+	}
+}
