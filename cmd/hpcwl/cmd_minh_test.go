@@ -39,6 +39,13 @@ func TestFitGenerateMinh(t *testing.T) {
 	if tr.Len() != 500 || tr.Jobs[0].Submit != 0 || tr.Jobs[499].Processors() < 1 {
 		t.Errorf("generated %d jobs", tr.Len())
 	}
+	// Arrivals from a log: one job per successful job of KTH-SP2, at its submit time.
+	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--arrivals", "builtin:KTH-SP2", "-o", out); code != 0 {
+		t.Fatalf("generate --arrivals: exit %d: %s", code, errOut)
+	}
+	if tr, err = trace.Load(out, trace.Options{}); err != nil || tr.Len() != 20529 {
+		t.Fatalf("generated %d jobs, %v", tr.Len(), err)
+	}
 	// A value of the wrong type or out of range: the error names the field.
 	bad := filepath.Join(dir, "bad.json")
 	for _, tt := range []struct{ from, to, field string }{
@@ -55,6 +62,7 @@ func TestFitGenerateMinh(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"generate", "minh", "-o", "x.swf"},
+		{"generate", "minh", "--params", params, "--jobs", "5", "--arrivals", "builtin:KTH-SP2", "-o", "x.swf"},
 		{"fit", "minh", "--gmax", "0", "builtin:KTH-SP2"},
 		{"fit", "minh", "--delta", "-3", "builtin:KTH-SP2"},
 	} {
