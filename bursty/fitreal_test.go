@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/stats"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -39,6 +40,26 @@ func TestFitHPC2N(t *testing.T) {
 	}
 	t.Logf("synthetic (trace arrivals): spatial %.4f corr %.4f in bots %.4f N %d; poisson arrivals: spatial %.4f corr %.4f in bots %.4f",
 		r.SpatialNE, r.Correlation, r.FractionInBoTs, r.SpatialN, pois.SpatialNE, pois.Correlation, pois.FractionInBoTs)
+	var rr, sr []float64
+	pr, ps := map[int]float64{}, map[int]float64{}
+	for i := range sel {
+		rr = append(rr, float64(sel[i].Runtime))
+		sr = append(sr, float64(syn.Jobs[i].Runtime))
+		pr[int(value(&sel[i], RequestedProcs))]++
+		ps[syn.Jobs[i].Processors()]++
+	}
+	tv := 0.0
+	for p := range pr {
+		tv += math.Abs(pr[p] - ps[p])
+	}
+	for p := range ps {
+		if _, ok := pr[p]; !ok {
+			tv += ps[p]
+		}
+	}
+	tv /= 2 * float64(len(sel))
+	ks := stats.KSTwoSample(rr, sr).D
+	t.Logf("KS runtime real vs model %.4f; TV processors %.4f", ks, tv)
 	t.Logf("fit %v: G %d %s labels %d cells %d zipf %.4f max %d", time.Since(start), m.Runtime.G, m.Runtime.Variance, m.Labels, len(m.Cells), m.ZipfAlpha, m.ZipfMax)
 	pins := []struct {
 		name      string
@@ -50,6 +71,8 @@ func TestFitHPC2N(t *testing.T) {
 		{"Zipf exponent", m.ZipfAlpha, 2.5705, 5e-5},
 		{"model spatial NE", float64(r.SpatialNE), 0.3077, 5e-5},
 		{"model correlation", float64(r.Correlation), -0.0389, 5e-5},
+		{"KS runtime", ks, 0.1509, 5e-5},
+		{"TV processors", tv, 0.0394, 5e-5},
 		// Published: Table IV, 17 labels on HPC2N; Table V, the model's
 		// spatial NE within 0.03 of the real log's (spec §7.6).
 		{"Table IV labels", float64(m.Labels), 17, 0},
