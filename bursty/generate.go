@@ -138,3 +138,13 @@ func (g *generator) generate(arrivals []float64) []trace.Job {
 func (m *Model) PoissonSchedule(n int, seed uint64) []float64 {
 	return PoissonArrivals(n, 0, m.MeanInterArrival, rand.New(rand.NewPCG(seed, 0x61727276)))
 }
+
+// MWMSchedule returns n arrival times from the model's multifractal wavelet
+// model, over the span of the fitted log (the rate scales with n). It
+// returns nil when the model has none.
+func (m *Model) MWMSchedule(n int, seed uint64) []float64 {
+	if m.Arrivals == nil {
+		return nil
+	}
+	return m.Arrivals.Arrivals(n, rand.New(rand.NewPCG(seed, 0x6d776d)))
+}

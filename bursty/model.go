@@ -92,6 +92,9 @@ type Model struct {
 	// MeanInterArrival is the mean arrival gap of the log in seconds, the
 	// rate of the Poisson arrivals.
 	MeanInterArrival float64 `json:"mean_interarrival_s"`
+	// Arrivals is the multifractal wavelet model of the log's arrival counts
+	// (absent in files that predate it or when the log is too short).
+	Arrivals *MWM `json:"arrivals,omitempty"`
 }
 
 // FitOptions control [Fit].
@@ -104,6 +107,9 @@ type FitOptions struct {
 	// GMax is the largest number of mixture components tried (MCLUST's
 	// default 9).
 	GMax int
+	// MWMBin is the target bin width in seconds of the arrival model (0:
+	// 60 s).
+	MWMBin float64
 }
 
 // Fit fits the model to the jobs of t (§6.1-6.3).
@@ -212,6 +218,17 @@ func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	if n > 1 {
 		m.MeanInterArrival = float64(jobs[n-1].Submit-jobs[0].Submit) / float64(n-1)
 	}
+	arr := make([]float64, n)
+	for i := range jobs {
+		arr[i] = float64(jobs[i].Submit)
+	}
+	bin := opt.MWMBin
+	if bin == 0 {
+		bin = 60
+	}
+	if mw, err := FitMWM(arr, bin); err == nil {
+		m.Arrivals = &mw
+	}
 	return m, nil
 }
 
@@ -311,6 +328,9 @@ func (m *Model) Check() error {
 	}
 	if !(m.MeanInterArrival > 0) || math.IsInf(m.MeanInterArrival, 0) {
 		return bad("mean_interarrival_s", "must be > 0, got %v", m.MeanInterArrival)
+	}
+	if m.Arrivals != nil {
+		return m.Arrivals.check()
 	}
 	return nil
 }
