@@ -98,6 +98,7 @@ func runFitMinh(opts fitMinhOptions, name string, stdout, stderr io.Writer) erro
 type generateMinhOptions struct {
 	params   string
 	arrivals string
+	process  string
 	jobsSet  bool
 	jobs     int
 	seed     uint64
@@ -111,17 +112,22 @@ func newGenerateMinhCommand(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "minh",
 		Short: "Generate jobs from the Minh-Wolters bursty bag-of-tasks model",
 		Long: `Generate minh draws jobs from a model fitted by "hpcwl fit minh" (Algorithms 1
-and 2 of Minh and Wolters): arrivals form a Poisson process with the log's
-mean inter-arrival time; a job arriving at most Δ after the previous one
-repeats its runtime and processors until the bag reaches a size drawn from
-the fitted Zipf law; otherwise a runtime class is drawn by the mixture
-weights, a parallelism label by the label table, the runtime from the class's
-Gaussian (drawn again while negative) and the processors from the cell's
-processor counts. --arrivals TRACE takes the arrival times of the successful
-jobs of a log instead (one synthetic job per arrival, the paper's way of
-checking the runtime and processor model). The long-range-dependent arrival
-process of the paper is not implemented yet. The same parameters and seed
-give the same jobs.` + exitStatusHelp,
+and 2 of Minh and Wolters). Arrivals (--arrival-process): "mwm" (the default
+when the parameter file has one) draws bin counts from the multifractal
+wavelet model fitted to the log (Haar cascade with one symmetric Beta per
+scale, standing in for the paper's unpublished modification of MWM) over the
+log's span, the rate scaled to --jobs, and places each bin's arrivals
+uniformly; "poisson" uses a Poisson process with the log's mean
+inter-arrival time. --arrivals TRACE takes the arrival times of the
+successful jobs of a log instead (one synthetic job per arrival, the paper's
+way of checking the runtime and processor model).
+
+A job arriving at most Δ after the previous one repeats its runtime and
+processors until the bag reaches a size drawn from the fitted Zipf law;
+otherwise a runtime class is drawn by the mixture weights, a parallelism
+label by the label table, the runtime from the class's Gaussian (drawn again
+while negative) and the processors from the cell's processor counts. The
+same parameters and seed give the same jobs.` + exitStatusHelp,
 		Example: `  hpcwl generate minh --params hpc2n-minh.json --jobs 100000 --seed 2 -o synthetic.swf
   hpcwl generate minh --params hpc2n-minh.json --arrivals HPC2N-2002-2.2-cln.swf.gz -o model.swf`,
 		Args: exactArgs(0, "no arguments"),
@@ -133,6 +139,7 @@ give the same jobs.` + exitStatusHelp,
 	f := cmd.Flags()
 	f.StringVar(&opts.params, "params", "", `parameter file (JSON) written by "hpcwl fit minh" (required)`)
 	f.IntVar(&opts.jobs, "jobs", 10000, "number of jobs (with Poisson arrivals)")
+	f.StringVar(&opts.process, "arrival-process", "", `"mwm" or "poisson" (default: mwm when the parameters have it)`)
 	f.StringVar(&opts.arrivals, "arrivals", "", "take the arrival times of this log's successful jobs instead of Poisson arrivals")
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
 	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
@@ -151,6 +158,14 @@ func runGenerateMinh(opts generateMinhOptions, stdout, stderr io.Writer) error {
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
 	}
+	switch opts.process {
+	case "", "mwm", "poisson":
+	default:
+		return usagef("unknown --arrival-process %q; valid: mwm, poisson", opts.process)
+	}
+	if opts.arrivals != "" && opts.process != "" {
+		return usagef("--arrival-process and --arrivals exclude each other")
+	}
 	if opts.arrivals != "" && opts.jobsSet {
 		return usagef("--jobs and --arrivals exclude each other: the arrivals give the number of jobs")
 	}
@@ -166,8 +181,18 @@ func runGenerateMinh(opts generateMinhOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{fmt.Errorf("%s: %w", opts.params, err)}
 	}
-	arr := m.PoissonSchedule(opts.jobs, opts.seed)
-	how := "Poisson arrivals"
+	if opts.process == "mwm" && m.Arrivals == nil {
+		return usageError{fmt.Errorf("%s: the parameters have no arrival model (field \"arrivals\"); use --arrival-process poisson", opts.params)}
+	}
+	var arr []float64
+	var how string
+	switch {
+	case opts.arrivals != "":
+	case opts.process == "poisson" || m.Arrivals == nil:
+		arr, how = m.PoissonSchedule(opts.jobs, opts.seed), "Poisson arrivals"
+	default:
+		arr, how = m.MWMSchedule(opts.jobs, opts.seed), fmt.Sprintf("MWM arrivals (%d scales, bins of %.1f s)", m.Arrivals.Levels, m.Arrivals.Bin)
+	}
 	if opts.arrivals != "" {
 		at, err := loadAnyTrace(opts.arrivals, trace.Options{})
 		if err != nil {

@@ -36,8 +36,14 @@ func TestFitGenerateMinh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Len() != 500 || tr.Jobs[0].Submit != 0 || tr.Jobs[499].Processors() < 1 {
-		t.Errorf("generated %d jobs", tr.Len())
+	if tr.Len() != 500 || tr.Jobs[499].Processors() < 1 || !strings.Contains(strings.Join(tr.Header.Notes(), "|"), "MWM arrivals") {
+		t.Errorf("generated %d jobs; header %s", tr.Len(), strings.Join(tr.Header.Notes(), "|"))
+	}
+	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--jobs", "500", "--arrival-process", "poisson", "-o", out); code != 0 {
+		t.Fatalf("generate poisson: exit %d: %s", code, errOut)
+	}
+	if tr, err = trace.Load(out, trace.Options{}); err != nil || tr.Jobs[0].Submit != 0 || !strings.Contains(strings.Join(tr.Header.Notes(), "|"), "Poisson arrivals") {
+		t.Errorf("Poisson: %v, first arrival %d", err, tr.Jobs[0].Submit)
 	}
 	// Arrivals from a log: one job per successful job of KTH-SP2, at its submit time.
 	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--arrivals", "builtin:KTH-SP2", "-o", out); code != 0 {
@@ -62,6 +68,7 @@ func TestFitGenerateMinh(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"generate", "minh", "-o", "x.swf"},
+		{"generate", "minh", "--params", params, "--arrival-process", "lrd", "-o", "x.swf"},
 		{"generate", "minh", "--params", params, "--jobs", "5", "--arrivals", "builtin:KTH-SP2", "-o", "x.swf"},
 		{"fit", "minh", "--gmax", "0", "builtin:KTH-SP2"},
 		{"fit", "minh", "--delta", "-3", "builtin:KTH-SP2"},
