@@ -170,6 +170,13 @@ func TestAnalyzeSmall(t *testing.T) {
 	if r.SpatialN != 4 || !near(float64(r.SpatialNE), want, 1e-12) || r.Parallelism != "allocated" {
 		t.Errorf("allocated: N %d NE %v want %v", r.SpatialN, r.SpatialNE, want)
 	}
+	// Summarize agrees with Analyze on the default options.
+	tr.Jobs[1].Procs = 2
+	b := Summarize(tr)
+	r, _ = Analyze(tr, DefaultOptions())
+	if b.Jobs != 5 || b.FractionInBoTs != r.FractionInBoTs || b.SpatialNE != r.SpatialNE || b.SpatialN != r.SpatialN || len(b.Unknown) != 1 {
+		t.Errorf("brief %+v", b)
+	}
 	opt.Delta = -1
 	if _, err := Analyze(tr, opt); err == nil {
 		t.Error("negative Δ accepted")

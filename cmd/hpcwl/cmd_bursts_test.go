@@ -68,3 +68,20 @@ func TestBurstsBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestInfoShowsBursts(t *testing.T) {
+	code, out, _ := runCLI(t, "info", "builtin:KTH-SP2")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	_, full, _ := runCLI(t, "bursts", "builtin:KTH-SP2")
+	// The same fraction and entropy as hpcwl bursts.
+	for _, want := range []string{"23.6% of 20529 successful jobs", "spatial entropy  0.4774 (N = 100)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("info lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(full, "23.6% (4846 jobs") || !strings.Contains(full, "spatial entropy      0.4774") {
+		t.Errorf("bursts disagrees:\n%s", full)
+	}
+}
