@@ -37,10 +37,48 @@ const (
 	KeyHeader = "swf_header"
 )
 
-// Write writes t as a Batsim JSON workload. The machine size must be known
-// (from the header or trace.Options.Procs); when it is not, the error says
-// how to give it.
-func Write(w io.Writer, t *trace.Trace) error {
+// Batsim versions whose workloads [WriteVersion] writes.
+const (
+	// Version4 names the delay profile type "delay" (Batsim 4 and older).
+	Version4 = 4
+	// Version5 names it "DelayProfile" (Batsim 5).
+	Version5 = 5
+)
+
+// Versions lists the Batsim versions [WriteVersion] accepts.
+var Versions = []int{Version4, Version5}
+
+// ZeroDelay is the delay written for a job of zero runtime: Batsim
+// requires a delay above 0, and it rounds back to 0 s when read.
+const ZeroDelay = 0.001
+
+// DelayType returns the name of the delay profile type in the given Batsim
+// version, or an error listing the versions known.
+func DelayType(version int) (string, error) {
+	switch version {
+	case Version4:
+		return "delay", nil
+	case Version5:
+		return "DelayProfile", nil
+	}
+	return "", fmt.Errorf("unknown Batsim version %d; valid: 4, 5", version)
+}
+
+// Write writes t as a Batsim JSON workload for Batsim 4 ([WriteVersion]
+// with [Version4]).
+func Write(w io.Writer, t *trace.Trace) error { return WriteVersion(w, t, Version4) }
+
+// WriteVersion writes t as a Batsim JSON workload that the given Batsim
+// version accepts: one delay profile per distinct runtime, typed as that
+// version names it (see [DelayType]), with a delay above 0 ([ZeroDelay]
+// for jobs of zero runtime). The machine size must be known (from the
+// header or trace.Options.Procs); when it is not, the error says how to
+// give it.
+func WriteVersion(w io.Writer, t *trace.Trace, batsimVersion int) error {
+	typ, err := DelayType(batsimVersion)
+	if err != nil {
+		return err
+	}
 	procs, err := t.MachineSize()
 	if err != nil {
 		return err
@@ -120,7 +158,11 @@ func Write(w io.Writer, t *trace.Trace) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		fmt.Fprintf(bw, "\n    \"%s\": {\"type\": \"delay\", \"delay\": %d}", profileName(d), d)
+		delay := strconv.FormatInt(d, 10)
+		if d == 0 {
+			delay = strconv.FormatFloat(ZeroDelay, 'g', -1, 64)
+		}
+		fmt.Fprintf(bw, "\n    \"%s\": {\"type\": %q, \"delay\": %s}", profileName(d), typ, delay)
 	}
 	if len(ds) > 0 {
 		bw.WriteString("\n  ")

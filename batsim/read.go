@@ -658,7 +658,7 @@ func (rd *reader) convert(j *job, i int, profiles map[string]profile) (trace.Job
 		return trace.Job{}, bad("profile", "profile %q is not defined in \"profiles\"", j.profile)
 	}
 	runtime := int64(-1)
-	if p.typ == "delay" {
+	if p.typ == "delay" || p.typ == "DelayProfile" {
 		if math.IsNaN(p.delay) || p.delay < 0 {
 			return trace.Job{}, &Error{File: rd.name, Path: "profiles." + j.profile + ".delay",
 				Err: fmt.Errorf("%w: a delay profile needs \"delay\" >= 0", ErrInvalid)}

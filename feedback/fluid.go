@@ -9,7 +9,7 @@ import (
 
 const week = 7 * 86400
 
-// fluid is Zakay's Fluid model (spec zakay section 12.3): each user keeps
+// fluid is Zakay's Fluid model (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4, section VII): each user keeps
 // the windows of the recorded sessions (first to last arrival). A batch
 // released inside a window arrives after a drawn intra-session TT (for a
 // Dependency release) or IAT (Follows); outside, it waits for the start of

@@ -10,7 +10,7 @@ import (
 )
 
 // Lateness summarizes how far simulated submissions drift from the
-// recorded ones (spec madon section 8).
+// recorded ones (Madon, Da Costa and Pierson, Replay with Feedback, 2024).
 type Lateness struct {
 	// Jobs is the number of jobs n (every job of the log that was
 	// submitted, rejected ones included).
@@ -86,7 +86,7 @@ func LatenessOf(t *trace.Trace, sub []sim.Time) Lateness {
 }
 
 // Activity compares the users' activity periods (first submit to last end)
-// and throughputs, simulated and recorded (spec zakay section 14.3).
+// and throughputs, simulated and recorded (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5).
 type Activity struct {
 	// Users counts the users with an ID.
 	Users int `json:"users"`
@@ -173,7 +173,7 @@ func median(xs []float64) float64 {
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
-// Cycle is the weekly cycle of submissions (spec zakay section 12): jobs
+// Cycle is the weekly cycle of submissions (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4, section VII): jobs
 // submitted in each hour of the week (0 = Monday 00:00 local time), per
 // week of the submission period.
 type Cycle [168]float64

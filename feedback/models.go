@@ -10,7 +10,7 @@ import (
 )
 
 // batchDelays are the recorded think time (TT) and inter-arrival time (IAT)
-// of every batch (spec zakay section 11.3): TT is the first arrival minus
+// of every batch (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4): TT is the first arrival minus
 // the latest end of its dependencies, IAT the first arrival minus the last
 // arrival of the previous batch of the user.
 type batchDelays struct {
@@ -102,7 +102,7 @@ func userPools(g *session.Graph, d *batchDelays) (per []pools, all pools) {
 }
 
 // draw samples uniformly from xs, else from fallback, else returns def
-// (spec zakay section 18.5 items 33-34).
+// (our choice where the thesis leaves it open).
 func draw(rng *rand.Rand, xs, fallback []int64, def int64) int64 {
 	if len(xs) == 0 {
 		xs = fallback

@@ -51,7 +51,7 @@ func ParseModel(s string) (Model, error) {
 }
 
 // StartRule says when a session with several predecessors starts in
-// Madon's replay (spec madon section 5.4).
+// Madon's replay (Madon, Da Costa and Pierson, Replay with Feedback, 2024, Algorithm 1).
 type StartRule uint8
 
 // The start rules.
@@ -64,8 +64,8 @@ const (
 	LastFinisher
 )
 
-// FluidVariant chooses between the two published Fluid models (spec zakay
-// section 12.3).
+// FluidVariant chooses between the two published Fluid models (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
+// chapter 4, section VII).
 type FluidVariant uint8
 
 // The Fluid variants.

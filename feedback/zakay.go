@@ -5,7 +5,7 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// Reason says why a batch was released (spec zakay section 11.6).
+// Reason says why a batch was released (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4).
 type Reason uint8
 
 // The release reasons.

@@ -32,7 +32,7 @@ type Bins struct {
 	Mean   float64 `json:"mean"`
 }
 
-// DailyBins measures locality by daily concentration (spec section 8.3):
+// DailyBins measures locality by daily concentration (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 5):
 // the attribute's Bins-1 quantile cut points over the whole workload make
 // Bins bins; for each local calendar day with at least MinJobs jobs, the
 // largest fraction of the day's jobs in one bin is recorded. With no

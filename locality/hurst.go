@@ -60,7 +60,7 @@ func Arrivals(t *trace.Trace, unit int64) []float64 {
 }
 
 // Hurst estimates the Hurst parameter of t's arrivals by rescaled range
-// with the pox-plot procedure of spec section 8.4: block sizes grow by
+// with the pox-plot procedure of Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 5: block sizes grow by
 // Factor from the smallest at which at least half of the non-overlapping
 // blocks hold a job up to N/2; for each size the R/S of MinBlocks evenly
 // spaced blocks (non-overlapping while the series is long enough, "for
@@ -144,7 +144,7 @@ func starts(N, n, k int, all bool) []int {
 	return out
 }
 
-// rescaledRange returns R/S of one block (spec section 8.4), false when
+// rescaledRange returns R/S of one block (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 5), false when
 // its standard deviation is 0.
 func rescaledRange(b []float64) (float64, bool) {
 	m, sd := stat.PopMeanStdDev(b, nil)

@@ -53,7 +53,7 @@ type StackOptions struct {
 // Table VI of the thesis on the logs we share with it (docs/validation.md).
 var ThesisDepth = StackOptions{FromZero: true, KeepStored: true}
 
-// StackDepth runs the stack-depth algorithm (spec section 8.2) on the
+// StackDepth runs the stack-depth algorithm (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 5) on the
 // jobs in submit order: each job's value is searched from the top of a
 // stack of the values seen so far; when found, within relative tolerance
 // tol (|a-b| <= tol max(a, b)), its depth is counted and the entry moves to

@@ -7,7 +7,7 @@ import (
 	"github.com/hpcwl/hpcwl/trace"
 )
 
-// UserMetrics lists the per-user metrics of [Users] (spec section 8.1), in
+// UserMetrics lists the per-user metrics of [Users] (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 5), in
 // report order.
 var UserMetrics = []string{"jobs", "sessions", "session_length", "work", "first_arrival", "last_departure", "activity", "weeks_active"}
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Accuracy summarizes how well the runtime predictions of a run matched
-// the jobs' actual runtimes (spec talby section 4.3, Eq. 11-12). R is the
+// the jobs' actual runtimes (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 11-12). R is the
 // time a job actually ran (End - Start: its recorded runtime, or its
 // requested time when it was killed) and P a prediction.
 //
@@ -38,7 +38,7 @@ type Accuracy struct {
 }
 
 // RelativeAccuracy returns the relative accuracy of prediction p for
-// runtime r (spec talby Eq. 11b): 1 if r == p, else min(r, p) / max(r, p).
+// runtime r (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 11b): 1 if r == p, else min(r, p) / max(r, p).
 // Negative arguments count as 0.
 func RelativeAccuracy(r, p sim.Time) float64 {
 	r, p = max(r, 0), max(p, 0)
@@ -51,7 +51,7 @@ func RelativeAccuracy(r, p sim.Time) float64 {
 	return float64(p) / float64(r)
 }
 
-// AbsoluteError returns |r - p| in seconds (spec talby Eq. 11a).
+// AbsoluteError returns |r - p| in seconds (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 11a).
 func AbsoluteError(r, p sim.Time) float64 {
 	return math.Abs(float64(r - p))
 }
@@ -123,7 +123,7 @@ func timeWeighted(res *sim.Result, jobs []int32) (ae, ra float64) {
 }
 
 // JobAccuracy returns the time-weighted absolute error and relative
-// accuracy of one terminated job (spec talby Eq. 12): each prediction of
+// accuracy of one terminated job (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 12): each prediction of
 // preds (the job's, in the order given) is in force from its time to the
 // next one's, the last until the job's end, and the accuracies are
 // weighted by these durations over End - Submit. A job that ended at its

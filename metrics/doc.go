@@ -1,6 +1,6 @@
 // Package metrics turns a simulation result into the performance figures
-// of spec talby-user-session-modeling.md section 4.2 and
-// zakay-resampling-sessions-feedback.md section 14: per job wait, response
+// of Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2, and
+// Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5: per job wait, response
 // time, slowdown and bounded slowdown; per run their mean, median, 95th
 // percentile and maximum, utilization within the measured window,
 // makespan, throughput, queue length over time and the fraction of jobs

@@ -14,7 +14,7 @@ import (
 // Options control [Compute]. The zero value means the defaults.
 type Options struct {
 	// Tau is the bounded-slowdown threshold in seconds; 0 means 10 s, the
-	// community convention (spec talby section 4.2, zakay 18.8 #49).
+	// community convention (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2).
 	Tau sim.Time
 	// WarmUp and CoolDown exclude the jobs submitted within that many
 	// seconds of the first or last submit time; >= 0, default 0.

@@ -6,7 +6,7 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// RUH is the recent-user-history predictor (spec talby section 13.4,
+// RUH is the recent-user-history predictor (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 8, Listing 3,
 // Listing 3): a job's prediction is a statistic of the runtimes of the last
 // N jobs of its user that terminated (in termination order), capped at the
 // job's estimate with Cap; with fewer than N terminated jobs (or an

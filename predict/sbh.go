@@ -9,7 +9,7 @@ import (
 )
 
 // Criterion is a similarity criterion of SBH: the set of job attributes a
-// past job must share with the predicted one (spec talby section 13.6).
+// past job must share with the predicted one (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.5, Listing 4).
 // The zero Criterion ("*") matches every job.
 type Criterion uint8
 
@@ -85,7 +85,7 @@ func FormatCriteria(cs []Criterion) string {
 	return strings.Join(s, "/")
 }
 
-// SBH is the session-based-history predictor (spec talby section 13.6,
+// SBH is the session-based-history predictor (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.5, Listing 4,
 // Listing 4). Each user's jobs are cut into sessions online: a job joins
 // the session of the user's previously submitted job if that job has not
 // terminated yet or terminated less than Gap before the new job's arrival,
@@ -99,7 +99,7 @@ func FormatCriteria(cs []Criterion) string {
 // session's terminated jobs that match (the mean of the two middle ones
 // for an even count), capped at the job's estimate with Cap. Without any
 // match it is the estimate, or Default when Default > 0 (the no-estimate
-// variant, spec section 13.7, predicts 1 s).
+// variant, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.6, predicts 1 s).
 //
 // Propagate revises the user's other waiting and running jobs on every
 // termination, as [RUH] does. Create it with [NewSBH].

@@ -22,7 +22,7 @@ type Mode uint8
 const (
 	// Conventional replays the resampled jobs at their fixed times.
 	Conventional Mode = iota
-	// TBUOS drives the resampled users by feedback (spec section 13).
+	// TBUOS drives the resampled users by feedback (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5).
 	TBUOS
 )
 

@@ -39,7 +39,7 @@ type Dist struct {
 	// variants, which recombine the log's users, never produced the
 	// conditions of the original schedule (see [Result.Warnings]).
 	OutsideRange bool `json:"original_outside_range"`
-	// MaxMin is Max / Min (spec section 13.6, Table I), NaN when Min is 0.
+	// MaxMin is Max / Min (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5, Table I), NaN when Min is 0.
 	MaxMin float64 `json:"max_min_ratio"`
 	// MedianDiff is (Median - Original) / Original.
 	MedianDiff float64 `json:"median_vs_original"`

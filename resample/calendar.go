@@ -12,7 +12,7 @@ const Week = 7 * 86400
 
 // calendar does week arithmetic in a log's local time, so that shifting a
 // job by whole weeks keeps its local day of week and time of day across
-// daylight-saving changes (spec section 6.1).
+// daylight-saving changes (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 4).
 //
 // Times are relative to the log's UnixStartTime, as in SWF. The local time
 // of relative time t is l = t + offset(t); weeks are counted in local time

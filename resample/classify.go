@@ -11,7 +11,7 @@ import (
 // Class is the pool a user belongs to.
 type Class uint8
 
-// The classes of users (spec section 6.2 and 7.4).
+// The classes of users (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, sections 4 and 6).
 const (
 	// LongTerm users were active for more than the long-term span (12
 	// weeks by default); they are present all the time and regenerated.
@@ -64,7 +64,7 @@ const (
 	PeriodAuto Period = iota
 	// PeriodHeader runs from relative time 0 (the header's UnixStartTime)
 	// to the header's EndTime, or the last submit when that is later or
-	// EndTime is missing (spec section 18.1 #2).
+	// EndTime is missing (our choice where the thesis leaves it open).
 	PeriodHeader
 	// PeriodSubmits runs from the first submit to the last.
 	PeriodSubmits
@@ -82,7 +82,7 @@ func (p Period) String() string {
 }
 
 // ClassifyOptions control [Classify]. The zero value means the defaults of
-// spec section 18.4.
+// our choice where the thesis leaves it open.
 type ClassifyOptions struct {
 	// LongTermSpan is the activity span (last submit - first submit) above
 	// which a user is long-term, in seconds; 0 means 12 weeks. It must be
@@ -158,7 +158,7 @@ type Pools struct {
 	LongTerm, Temporary, Discarded, Rare []*User
 	// Filtered counts jobs left out of every sub-trace: jobs without a
 	// user, processor count, runtime or submit time, and partial records
-	// (status 2, 3, 4; spec section 18.1 #1).
+	// (status 2, 3, 4; our choice where the thesis leaves it open).
 	Filtered int
 	cal      *calendar
 	local    []int64 // local time of every trace job
@@ -253,7 +253,7 @@ func usable(j *trace.Job) bool {
 		j.Status != 2 && j.Status != 3 && j.Status != 4
 }
 
-// Classify sorts the users of t into the pools (spec section 6.2). It fails
+// Classify sorts the users of t into the pools (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 4). It fails
 // with [ErrNoUsers] when no job has a user, and with a [*ShortLogError]
 // when the log is not longer than the long-term span.
 func Classify(t *trace.Trace, opt ClassifyOptions) (*Pools, error) {

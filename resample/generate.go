@@ -86,7 +86,7 @@ type gen struct {
 	once bool
 }
 
-// Generate draws one workload from the pools (spec section 6.7 with the
+// Generate draws one workload from the pools (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 4 with the
 // load factor of 7.3 and the rare behaviours of 7.4). It is safe to call
 // concurrently on the same pools.
 func (p *Pools) Generate(opt Options) (*Workload, error) {

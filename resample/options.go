@@ -24,10 +24,10 @@ type Options struct {
 	Duration int64
 	// LoadFactor scales the number of users: long-term users, temporary
 	// users at the start and the weekly arrival rate of temporary users
-	// (spec section 7.3). 0 means 1; valid: above 0 up to MaxLoadFactor.
+	// (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 6). 0 means 1; valid: above 0 up to MaxLoadFactor.
 	LoadFactor float64
 	// RBNPW is the expected number of rare behaviours started per week, in
-	// place of that many temporary users (spec section 7.4); default 0.
+	// place of that many temporary users (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 6); default 0.
 	// Valid: 0 to the weekly arrival rate of temporary users.
 	RBNPW float64
 	// Seed and Stream select the PCG random stream; replications use one

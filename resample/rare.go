@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// RarePeriod is a rare behaviour (spec section 7.4): every job of User
+// RarePeriod is a rare behaviour (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 6): every job of User
 // submitted in [Begin, End] (relative seconds) leaves the user's regular
 // sub-trace and forms a pseudo-user of the rare pool.
 type RarePeriod struct {
@@ -44,7 +44,7 @@ func ParseRarePeriod(s string) (RarePeriod, error) {
 	return r, nil
 }
 
-// RareDetector flags rare behaviours (spec section 18.4 #29): a user-week
+// RareDetector flags rare behaviours (our choice where the thesis leaves it open): a user-week
 // is flagged when it holds more than Factor times the user's median number
 // of jobs per active week and more than MinJobs jobs; adjacent flagged weeks
 // of a user merge into one period.

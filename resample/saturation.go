@@ -77,10 +77,10 @@ func SaturatedRun(res *sim.Result, at []int64) (bool, float64) {
 }
 
 // SaturationSlope is the slope, in jobs per week, at or above which
-// [Saturated] declares a run saturated (spec section 7.3).
+// [Saturated] declares a run saturated (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 6).
 const SaturationSlope = 1.0
 
-// Saturated applies the saturation detector of spec section 7.3 to the
+// Saturated applies the saturation detector of Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 6 to the
 // numbers of outstanding jobs at the start of each week: each count is
 // replaced by the minimum from its week to the end, the last 20% of the
 // weeks are dropped, and a least-squares line is fitted against the week

@@ -21,7 +21,7 @@ type TBUOSOptions struct {
 	Options
 	// Feedback configures each copy's feedback source; the zero value
 	// means Zakay's Fluid model, variant V2, with Arrival sessions at 60
-	// min (spec section 18.5 #36). Its Seed is replaced by one derived from
+	// min (our choice where the thesis leaves it open). Its Seed is replaced by one derived from
 	// Options.Seed, Options.Stream and the copy.
 	Feedback *feedback.Options
 	// Procs is the machine size; 0 means the log's.
@@ -37,7 +37,7 @@ type TBUOSOptions struct {
 }
 
 // Regeneration is when a TBUOS long-term copy whose jobs have all ended
-// comes back (spec section 18.6 #40).
+// comes back (our choice where the thesis leaves it open).
 type Regeneration int
 
 const (
@@ -102,7 +102,7 @@ func (r *TBUOSRun) Copy(ref int) *Copy { return &r.Copies[r.Result.Jobs[ref].ID>
 // idShift places the copy number in the high bits of a simulated job ID.
 const idShift = 24
 
-// TBUOS runs the Trace-Based User-Oriented Simulation (spec section 13):
+// TBUOS runs the Trace-Based User-Oriented Simulation (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5):
 // copies of the users are drawn as by [Pools.Generate], but each copy's
 // batches are released by feedback through a user model (Fluid by
 // default) instead of at fixed times. Temporary copies arrive at their

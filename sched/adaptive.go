@@ -137,7 +137,7 @@ func (w Switching) String() string {
 	return b.String()
 }
 
-// WBAS is the Workload-Based Adaptive Scheduler (spec talby section 12.4,
+// WBAS is the Workload-Based Adaptive Scheduler (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 7.4,
 // thesis Fig. 12): it runs Flex while the recent jobs are more parallel
 // than usual and Maui otherwise. Every arriving job updates the long-term
 // average parallelism, an exponential moving average with memory MAF

@@ -17,7 +17,7 @@
 // the next one, where they are measured and forked anew from the real
 // state (the thesis' synchronisation).
 //
-// The algorithms follow spec talby-user-session-modeling.md section 11; all
+// The algorithms follow Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapters 2, 7 and 8; all
 // of them plan with the engine's runtime predictions ([sim.View.Prediction]),
 // which are the users' requested times unless another [sim.Predictor] is
 // chosen. The kill time is always the requested time.

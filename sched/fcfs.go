@@ -2,7 +2,7 @@ package sched
 
 import "github.com/hpcwl/hpcwl/sim"
 
-// FCFS is first come first served (spec talby section 11.1): waiting jobs
+// FCFS is first come first served (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2): waiting jobs
 // start in arrival order while the oldest one fits; nothing starts ahead of
 // a job that does not fit.
 type FCFS struct {

@@ -7,7 +7,7 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// Flex is slack-based backfilling (spec talby section 11.5; Talby &
+// Flex is slack-based backfilling (Talby &
 // Feitelson 1999). Like conservative backfilling it keeps a reservation
 // for every waiting job in a profile of free processors, but a job may be
 // delayed: on arrival each job gets a slack, SlackFactor times the mean

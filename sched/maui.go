@@ -8,7 +8,7 @@ import (
 )
 
 // Maui is the Maui scheduler in the configuration the thesis simulates
-// (spec talby section 11.4; Jackson, Snell & Clement 2001): jobs are
+// (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2; Jackson, Snell & Clement 2001): jobs are
 // ordered by Maui's priority function, the highest-priority waiting job
 // that cannot start holds the only reservation (reservation depth 1), and
 // every other waiting job is tried for backfilling, first fit in priority

@@ -14,7 +14,7 @@ import (
 type Options struct {
 	// EstimateFactor multiplies the predictions used for reservations and
 	// backfilling decisions (EASY, SJBF, conservative), as in "EASY with
-	// doubled estimates" (spec talby section 11.2). The kill time stays the
+	// doubled estimates" (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2 and appendix A). The kill time stays the
 	// requested time. 0 means 1 (2 for "easy-x2"); it must be >= 1.
 	EstimateFactor float64
 	// Params sets named parameters of a policy, as text ("slack": "2" for
@@ -289,7 +289,7 @@ var indirectParams = []Param{
 	{"switch", "7d", "time between decision points of the outer scheduler"},
 }
 
-// newIndirectFactory builds indirect PBAS (spec talby section 12.3) over
+// newIndirectFactory builds indirect PBAS (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 7.3.4) over
 // the two best PBAS configurations of thesis Table 11, PBAS-util-7d and
 // PBAS-resp-12h, each over Maui and Flex.
 func newIndirectFactory(o Options, p params) (sim.Scheduler, error) {

@@ -2,7 +2,7 @@ package sched
 
 import "github.com/hpcwl/hpcwl/sim"
 
-// SJF is shortest job first (spec talby section 11.6): waiting jobs start
+// SJF is shortest job first (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2): waiting jobs start
 // in order of ascending runtime prediction (ties by arrival) while the
 // first one fits; there is no backfilling. It starves long jobs.
 type SJF struct {

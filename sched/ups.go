@@ -11,7 +11,7 @@ import (
 // UserMetric ranks the users with waiting jobs in [UPS].
 type UserMetric uint8
 
-// The user metrics of UPS (spec zakay section 9.5).
+// The user metrics of UPS (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5, section V).
 const (
 	// ByLoad favours users with less estimated work waiting: the sum of
 	// requested time x processors over their queued jobs (section 18.7 #47).
@@ -30,10 +30,10 @@ func (m UserMetric) String() string {
 }
 
 // upsAging is the wait after which the arrival term of a job's priority
-// reaches 1: 4 hours (spec zakay section 9.5).
+// reaches 1: 4 hours (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5, section V).
 const upsAging = 4 * 3600
 
-// UPS is Zakay's User Priority Scheduler (spec zakay section 9.5), an
+// UPS is Zakay's User Priority Scheduler (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 5, section V), an
 // EASY-like scheduler that favours users likely to submit more work soon.
 // At every pass each user with waiting jobs gets Upri = 1/i, i being its
 // rank by the user metric (ties to the smaller user ID), and each waiting

@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// Reduction chooses which dependency edges a graph keeps (spec madon
-// section 4.3).
+// Reduction chooses which dependency edges a graph keeps (Madon, Da Costa and Pierson, Replay with Feedback, 2024,
+// Definition 5).
 type Reduction uint8
 
 // The edge reductions.
@@ -203,7 +203,7 @@ func endsAfter(ss []Session, byEnd []int32, t int64) int {
 	return lo
 }
 
-// SessionGraph builds Madon's session graph (spec madon section 4): session
+// SessionGraph builds Madon's session graph (Madon, Da Costa and Pierson, Replay with Feedback, 2024, Definitions 5-7): session
 // s' depends on an earlier session s of the same user when every job of s
 // ended at or before the first submit of s', with think time first(s') -
 // end(s); sessions without a dependency hang from the fictive root with
@@ -230,7 +230,7 @@ func SessionGraph(p *Partition, red Reduction) *Graph {
 	return g
 }
 
-// BatchGraph builds Zakay's batch dependency graph (spec zakay section 11.2,
+// BatchGraph builds Zakay's batch dependency graph (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4,
 // Definition 12): a batch depends on the previous batch of its session, and
 // the first batch of a session on the last batch of every earlier session
 // that had completely finished when it arrived (kept per red). The think

@@ -1,7 +1,7 @@
 package session
 
-// UserGraph describes one user's part of a dependency graph (spec madon
-// section 9.4, Fig. 6).
+// UserGraph describes one user's part of a dependency graph (Madon, Da Costa and Pierson, Replay with Feedback, 2024,
+// Fig. 6).
 type UserGraph struct {
 	// User is the user ID.
 	User int32 `json:"user"`

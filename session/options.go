@@ -8,8 +8,8 @@ import (
 // Method is a way of cutting a user's jobs into sessions and batches.
 type Method uint8
 
-// The session identification methods (spec zakay section 4, spec madon
-// section 3.2).
+// The session identification methods (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 2;
+// Madon, Da Costa and Pierson, Replay with Feedback, 2024).
 const (
 	// Arrival: same session iff the inter-arrival time is <= Threshold;
 	// batches by the Max rule within the session (Zakay, recommended).

@@ -58,8 +58,8 @@ type Session struct {
 	First, Last int64
 	// MaxEnd is the latest end time of its jobs.
 	MaxEnd int64
-	// Length is the session length as the method defines it (spec zakay
-	// section 4.5): Last - First for Arrival and Interarrival, MaxEnd -
+	// Length is the session length as the method defines it (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
+	// chapter 2): Last - First for Arrival and Interarrival, MaxEnd -
 	// First for Last and Max, the latest cut end - First for the cut
 	// variants.
 	Length int64

@@ -47,7 +47,7 @@ func FractionBelow(sorted []int64, x int64) float64 {
 	return float64(i) / float64(len(sorted))
 }
 
-// Stats summarizes a partition (spec zakay sections 4.5-4.8 and 14.4).
+// Stats summarizes a partition (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 2).
 type Stats struct {
 	// Method is the session specification, such as "arrival:1h".
 	Method string `json:"method"`

@@ -1,6 +1,6 @@
 // Package sim is a deterministic discrete-event simulator of a parallel
 // machine of P identical processors running rigid jobs without preemption
-// (spec talby-user-session-modeling.md section 10).
+// (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2 and appendix A).
 //
 // A run connects three parts through small interfaces:
 //
@@ -13,7 +13,7 @@
 //     through a read-only [View];
 //   - a [Predictor] gives each job a runtime prediction on arrival and a new
 //     one whenever a running job outlives it (a deadline miss), with the
-//     policies of spec section 13.3 ([Gradual], [EstimateThenGradual],
+//     policies of Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 8 ([Gradual], [EstimateThenGradual],
 //     [TimesTen]).
 //
 // The engine ([Run]) keeps terminations, deadline misses and scheduler

@@ -46,7 +46,7 @@ type Config struct {
 	SizeHint int
 	// RecordPredictions keeps every prediction each job had, with the time
 	// it was given, in Result.Predictions (for time-weighted prediction
-	// accuracy, spec talby Eq. 12). Default false.
+	// accuracy, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 12). Default false.
 	RecordPredictions bool
 }
 

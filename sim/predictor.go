@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Predictor gives runtime predictions (spec talby section 13.1). Backfilling
+// Predictor gives runtime predictions (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 8, Listing 1). Backfilling
 // schedulers plan with [View.Prediction]; the kill time stays the job's
 // Estimate whatever the prediction.
 //
@@ -64,7 +64,7 @@ type MissPolicy interface {
 }
 
 // gradualSteps are policy G's increments, in seconds: 1 min, 5 min, 15 min,
-// 30 min, 1 h, 2 h, 5 h, 10 h, 20 h, 50 h, 100 h (spec talby section 13.3,
+// 30 min, 1 h, 2 h, 5 h, 10 h, 20 h, 50 h, 100 h (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 8,
 // after Tsafrir, Etsion & Feitelson 2006 as implemented in predictsim).
 var gradualSteps = [...]Time{60, 300, 900, 1800, 3600, 7200, 18000, 36000, 72000, 180000, 360000}
 
@@ -192,7 +192,7 @@ func (Perfect) Predict(j *Job) Time { return j.Runtime }
 func (Perfect) Missed(j *Job, m MissInfo) Time { return missNext(nil, j, m) }
 
 // Constant predicts the same Value for every job (1 s is the best constant,
-// spec talby section 13.2); Miss handles misses (nil means [Gradual]).
+// Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 8, Listing 2); Miss handles misses (nil means [Gradual]).
 type Constant struct {
 	Value Time
 	Miss  MissPolicy

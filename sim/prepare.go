@@ -64,7 +64,7 @@ func (e *OversizeError) Error() string {
 // none (field 9 is -1 or 0).
 type EstimateFallback struct {
 	// Kind is "runtime" (the job's own runtime: a perfect estimate; the
-	// default, spec talby section 10.1), "max" (the largest requested time
+	// default, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2), "max" (the largest requested time
 	// in the log, else the header's MaxRuntime, else the largest runtime) or
 	// "fixed" (Seconds).
 	Kind string
@@ -160,7 +160,7 @@ type Semantics uint8
 
 // The semantics.
 const (
-	// SemanticsHpcwl is hpcwl's own (spec talby section 10.1): jobs without
+	// SemanticsHpcwl is hpcwl's own (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2): jobs without
 	// a runtime, processor count or submit time are left out, missing
 	// requested times are filled in, runtimes are kept as recorded (a
 	// run may kill them at the requested time).
@@ -249,7 +249,7 @@ type Workload struct {
 	Overruns int
 }
 
-// Prepare turns a trace into simulator jobs (spec talby section 10.1): the
+// Prepare turns a trace into simulator jobs (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, chapter 2): the
 // processor count is field 5, else field 8 (or as opt.ProcsField says);
 // jobs without a runtime,
 // processor count or submit time are dropped and counted; missing requested

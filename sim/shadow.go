@@ -39,7 +39,7 @@ func (w *WindowStats) AddEnded(v *View, r Ref) {
 // same machine, the same running jobs (which end at the same times) and the
 // same waiting jobs, under a scheduler of its own, and then receives the
 // arrivals of the real simulation while its own decisions are never
-// applied to the real one. PBAS (spec talby section 12.2) measures each
+// applied to the real one. PBAS (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 7.3) measures each
 // candidate scheduler by such a shadow run over a window.
 //
 // Like the engine, a shadow knows the jobs' runtimes (a job it starts

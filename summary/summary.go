@@ -105,7 +105,7 @@ type Unknowns struct {
 }
 
 // EstimateFacts splits jobs with a known requested time into the three
-// groups of Talby's Fig. 14 (spec section 4.4): jobs that failed at once
+// groups of Talby's Fig. 14 (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.2.1): jobs that failed at once
 // (runtime < 1% of the estimate or < 60 s), jobs that reached their estimate
 // and were presumably killed (runtime >= 0.99 x estimate) and the rest.
 type EstimateFacts struct {

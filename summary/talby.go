@@ -7,7 +7,7 @@ import (
 )
 
 // Variables are the workload characterization variables of Talby's thesis,
-// Tables 2 and 3 (spec talby-user-session-modeling.md section 5). Medians
+// Tables 2 and 3 (Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, Tables 2 and 3). Medians
 // ("m") and 90% intervals ("i", P95 - P5) are over jobs. EJ is NaN when the
 // log has no executable numbers; the loads are NaN without a machine size.
 type Variables struct {

@@ -45,8 +45,9 @@ func newCleanCommand(stdout, stderr io.Writer) *cobra.Command {
 
 By default clean drops partial-execution records (status 2, 3 or 4) and jobs
 with a negative submit time, a negative (unknown) run time or no processors,
-and fails on jobs larger than the machine (--oversize drop or clamp handles
-them). Options drop chosen statuses, users, a time window, cancelled jobs
+and jobs larger than the machine (--oversize error refuses them instead,
+clamp shrinks them, keep leaves them; every command that meets such jobs
+drops them by default and says how many). Options drop chosen statuses, users, a time window, cancelled jobs
 that never ran, and jobs matching filter expressions in the style of the
 Parallel Workloads Archive (jobs that match are dropped):
 
@@ -86,6 +87,7 @@ the removed jobs per reason goes to stderr, or as JSON to stdout (--json).` + ex
 	}
 	f := cmd.Flags()
 	o.traceFlags.add(cmd)
+	addBatsimVersionFlag(cmd)
 	f.StringVarP(&o.out, "output", "o", "", "output file (\"-\" for stdout); required unless --detect-only")
 	f.StringVar(&o.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the -o extension)")
 	f.BoolVar(&o.asJSON, "json", false, "print the summary (or the flurries) as JSON on stdout")
@@ -100,7 +102,7 @@ the removed jobs per reason goes to stderr, or as JSON to stdout (--json).` + ex
 	f.StringVar(&o.start, "start", "", "drop jobs submitted before this: seconds of log time, or a local date[Thh:mm[:ss]]")
 	f.StringVar(&o.end, "end", "", "drop jobs submitted at or after this (same forms as --start)")
 	f.StringArrayVar(&o.filters, "filter", nil, "drop the jobs matching this expression (repeatable)")
-	f.StringVar(&o.oversize, "oversize", "error", "jobs larger than the machine: error, drop, clamp or keep")
+	f.StringVar(&o.oversize, "oversize", "drop", "jobs larger than the machine: drop, error, clamp or keep")
 	f.StringVar(&o.flurries, "flurries", "", "remove flurries found by: none, weekly, median or both (default none; both with --detect-only)")
 	f.Float64Var(&o.factor, "flurry-factor", 3, "weekly detector: ratio to the other users' largest weekly count")
 	f.IntVar(&o.minJobs, "flurry-min-jobs", 500, "weekly detector: least jobs in a flagged week")

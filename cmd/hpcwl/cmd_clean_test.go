@@ -29,7 +29,7 @@ func TestCleanJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
 		t.Fatalf("%v in %q", err, stdout)
 	}
-	if s.In != 28476 || s.Out != 28475 || s.Output != out || !strings.Contains(s.Params, "oversize=error") {
+	if s.In != 28476 || s.Out != 28475 || s.Output != out || !strings.Contains(s.Params, "oversize=drop") {
 		t.Errorf("summary %+v", s)
 	}
 	got := map[string]int{}
@@ -76,7 +76,7 @@ func TestCleanErrors(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"oversize", []string{"testdata/clean_oversize.swf", "-o", o}, 1,
+		{"oversize", []string{"testdata/clean_oversize.swf", "-o", o, "--oversize", "error"}, 1,
 			[]string{"job 2 uses 16 processors but the machine has 8", "--oversize drop", "--oversize clamp", "--procs N"}},
 		{"no machine size", []string{"testdata/noprocs.swf", "-o", o}, 1, []string{"MaxProcs", "--procs N"}},
 		{"no output", []string{"builtin:KTH-SP2"}, 2, []string{"-o OUT", "--detect-only"}},

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +57,7 @@ log's structure:
     adds the plot's points.
 
 A generated log (hpcwl resample) numbers its user copies. By default
-(--users copy, spec section 8.1) the per-user distributions count every
+(--users copy, as in Zakay's PhD thesis, chapter 3, section 5) the per-user distributions count every
 copy as a user, so a long-term user cut by a regeneration counts twice.
 A long-term user's copies follow one another in one slot, one user present
 all the time (section 6.6); --users slot counts each slot as one user (and
@@ -213,9 +212,9 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 	if rep.Resampled, rt, err = analyse(res, ao); err != nil {
 		return err
 	}
-	rep.KS = ksDistances(rep.Original, rep.Resampled)
+	rep.KS = locality.UserKSDistances(rep.Original.PerUser, rep.Resampled.PerUser)
 	if seg > 0 {
-		parts := segments(rt, seg)
+		parts := rt.Segments(seg)
 		if len(parts) == 0 {
 			return fmt.Errorf("%s: shorter than one --segment of %s; nothing to cut", res, opts.segment)
 		}
@@ -228,7 +227,7 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 				return err
 			}
 			rep.Segments = append(rep.Segments, a)
-			rep.SegmentKS = append(rep.SegmentKS, ksDistances(rep.Original, a))
+			rep.SegmentKS = append(rep.SegmentKS, locality.UserKSDistances(rep.Original.PerUser, a.PerUser))
 		}
 	}
 	if opts.json {
@@ -264,67 +263,12 @@ func usersBySlot(t *trace.Trace) error {
 	return nil
 }
 
-// ksDistances returns the two-sample KS distance of every per-user metric.
-func ksDistances(o, s *workloadAnalysis) map[string]float64 {
-	m := map[string]float64{}
-	for _, k := range locality.UserMetrics {
-		if len(o.PerUser[k]) > 0 && len(s.PerUser[k]) > 0 {
-			m[k] = stats.KSTwoSample(o.PerUser[k], s.PerUser[k]).D
-		}
-	}
-	return m
-}
-
-// segments cuts t (sorted by submit time) into the complete segments
-// [k L, (k+1) L) of its period, which ends at the later of its last submit
-// and its header's EndTime. Each segment is a log of its own: its submit
-// times count from the segment's start and its UnixStartTime moves with
-// them, so local times are unchanged.
-func segments(t *trace.Trace, length int64) []*trace.Trace {
-	if len(t.Jobs) == 0 {
-		return nil
-	}
-	end := t.Jobs[len(t.Jobs)-1].Submit + 1
-	clk := t.Clock()
-	if v, ok := t.Header.Get("EndTime"); ok {
-		if tm, err := time.ParseInLocation("Mon Jan 2 15:04:05 MST 2006", strings.Join(strings.Fields(v), " "), clk.Loc); err == nil {
-			end = max(end, tm.Unix()-clk.Start)
-		}
-	}
-	var out []*trace.Trace
-	lo := 0
-	for k := int64(0); (k+1)*length <= end; k++ {
-		a, b := k*length, (k+1)*length
-		for lo < len(t.Jobs) && t.Jobs[lo].Submit < a {
-			lo++
-		}
-		hi := lo
-		for hi < len(t.Jobs) && t.Jobs[hi].Submit < b {
-			hi++
-		}
-		jobs := append([]trace.Job(nil), t.Jobs[lo:hi]...)
-		for i := range jobs {
-			jobs[i].Submit -= a
-		}
-		h := t.Header.Clone()
-		h.Set("UnixStartTime", strconv.FormatInt(clk.Start+a, 10))
-		h.Set("StartTime", clk.Time(a).Format("Mon Jan 02 15:04:05 MST 2006"))
-		h.Set("EndTime", clk.Time(b).Format("Mon Jan 02 15:04:05 MST 2006"))
-		s := trace.New(h, jobs, trace.Options{Procs: t.Procs})
-		s.Name = fmt.Sprintf("%s [%d, %d)", t.Name, a, b)
-		out = append(out, s)
-		lo = hi
-	}
-	return out
-}
-
 func printCompare(w io.Writer, r *compareReport) error {
 	if len(r.Segments) > 0 {
 		return printSegments(w, r)
 	}
 	o, s := r.Original, r.Resampled
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	fmt.Fprintf(tw, "\toriginal\tresampled\t\n")
 	fmt.Fprintf(tw, "workload\t%s\t%s\t\n", o.Name, s.Name)
 	fmt.Fprintf(tw, "jobs\t%d\t%d\t\n", o.Jobs, s.Jobs)
@@ -336,7 +280,8 @@ func printCompare(w io.Writer, r *compareReport) error {
 	fmt.Fprintf(tw, "per user (quartiles)\toriginal\tresampled\tKS distance\t\n")
 	for _, k := range locality.UserMetrics {
 		q1, q2 := o.Quartiles[k], s.Quartiles[k]
-		fmt.Fprintf(tw, "%s\t%s / %s / %s\t%s / %s / %s\t%.3f\t\n", k, g(q1[0]), g(q1[1]), g(q1[2]), g(q2[0]), g(q2[1]), g(q2[2]), r.KS[k])
+		f := userValue(k)
+		fmt.Fprintf(tw, "%s\t%s / %s / %s\t%s / %s / %s\t%.3f\t\n", userMetricLabel(k), f(q1[0]), f(q1[1]), f(q1[2]), f(q2[0]), f(q2[1]), f(q2[2]), r.KS[k])
 	}
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "stack depth (mean)\toriginal\tresampled\tratio\t\n")
@@ -360,7 +305,6 @@ func printCompare(w io.Writer, r *compareReport) error {
 func printSegments(w io.Writer, r *compareReport) error {
 	all := append([]*workloadAnalysis{r.Original}, r.Segments...)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 	row := func(name string, f func(a *workloadAnalysis) string) {
 		fmt.Fprintf(tw, "%s\t", name)
 		for _, a := range all {
@@ -378,7 +322,8 @@ func printSegments(w io.Writer, r *compareReport) error {
 	row("users", func(a *workloadAnalysis) string { return strconv.Itoa(a.Users) })
 	row("without runtime or processors", func(a *workloadAnalysis) string { return strconv.Itoa(a.Unrunnable) })
 	for _, k := range locality.UserMetrics {
-		row("median "+k, func(a *workloadAnalysis) string { return g(a.Quartiles[k][1]) })
+		f := userValue(k)
+		row("median "+userMetricLabel(k), func(a *workloadAnalysis) string { return f(a.Quartiles[k][1]) })
 	}
 	for _, k := range locality.UserMetrics {
 		fmt.Fprintf(tw, "KS %s\t-\t", k)
@@ -396,4 +341,28 @@ func printSegments(w io.Writer, r *compareReport) error {
 	row("Hurst (R/S pox)", func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.Hurst.H) })
 	row("Hurst (R/S mean)", func(a *workloadAnalysis) string { return fmt.Sprintf("%.3f", a.HurstRS.H) })
 	return tw.Flush()
+}
+
+// userMetricLabel names a per-user metric with its unit where it has one.
+func userMetricLabel(k string) string {
+	switch k {
+	case "work":
+		return "work (processor-hours)"
+	case "weeks_active":
+		return "weeks active"
+	}
+	return strings.ReplaceAll(k, "_", " ")
+}
+
+// userValue formats a per-user metric: times as durations with their unit
+// ("14.3m", "2.50d"), work in processor-hours, counts as numbers, never in
+// scientific notation.
+func userValue(k string) func(float64) string {
+	switch k {
+	case "session_length", "first_arrival", "last_departure", "activity":
+		return durationText
+	case "work":
+		return func(x float64) string { return strconv.FormatFloat(x/3600, 'f', 1, 64) }
+	}
+	return func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 }

@@ -33,10 +33,20 @@ CSV: the SWF header as leading '#' lines ("#; MaxProcs: 128"), one row naming
 the 18 columns (job_number, submit_time, ..., think_time), one row per job.
 
 Batsim: {"nb_res", "jobs", "profiles"} with one delay profile per distinct
-run time; the SWF fields Batsim has no place for travel in extra job keys
+run time, typed as --batsim-version names it ("delay" in Batsim 4, the
+default, "DelayProfile" in Batsim 5), a zero run time written as a delay of
+0.001 s (Batsim needs a delay above 0); the SWF fields Batsim has no place for travel in extra job keys
 ("swf_user_id", ...) and the header in "swf_header", so converting back gives
 the original trace exactly. Batsim needs the machine size: pass --procs N
 when the log's header has no MaxProcs or MaxNodes.
+
+--from batsim-jobs reads the jobs.csv of a Batsim run: the schedule Batsim
+simulated becomes an SWF log whose waits and run times are Batsim's, for
+hpcwl's analyses (info, sessions, compare). --from also names the format of
+standard input ("-"), SWF when not given.
+
+The output records the hpcwl version, the command line and the input's
+SHA-256 in its header (docs/formats.md, "Provenance").
 
 Parquet: one row per job, the 18 SWF fields as typed columns named as in the
 CSV (integers, and doubles for the CPU time and memory fields), -1 (unknown)
@@ -51,7 +61,9 @@ orders the jobs by submit time).` + exitStatusHelp,
   hpcwl convert kth.csv -o kth.swf.gz
   hpcwl convert builtin:KTH-SP2 -o kth.parquet
   hpcwl convert KTH-SP2-1996-2.1-cln.swf.gz -o kth.json
-  hpcwl convert log.swf --to batsim --procs 128 -o -`,
+  hpcwl convert log.swf --to batsim --procs 128 -o -
+  hpcwl convert log.swf --batsim-version 5 -o log5.json
+  hpcwl convert out_jobs.csv --from batsim-jobs -o sched.swf`,
 		Args: exactArgs(1, "one input trace"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runConvert(args[0], &o, stdout, stderr)
@@ -60,6 +72,7 @@ orders the jobs by submit time).` + exitStatusHelp,
 	o.traceFlags.add(cmd)
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "output file (\"-\" for stdout; required)")
 	cmd.Flags().StringVar(&o.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the -o extension)")
+	addBatsimVersionFlag(cmd)
 	cmd.Flags().BoolVar(&o.sort, "sort", false, "order the jobs by submit time, then job number")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print a JSON summary on stdout")
 	return cmd

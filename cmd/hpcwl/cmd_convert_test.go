@@ -81,7 +81,7 @@ func TestConvertToStdout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.HasPrefix(stdout, "#; Version: 2.2\n") || strings.Count(stdout, "\n") != 28476+1+24 {
+	if !strings.HasPrefix(stdout, "#; Version: 2.2\n") || strings.Count(stdout, "\n") != 28476+1+24+3 { // + version, command, input
 		t.Errorf("unexpected CSV on stdout: %d lines", strings.Count(stdout, "\n"))
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
-	"github.com/hpcwl/hpcwl/metrics"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
@@ -42,7 +41,7 @@ func (f *feedbackFlags) add(cmd *cobra.Command, replay string) {
 	fl.StringVar(&f.users, "users", "madon", "user model of feedback replay: madon, adjusted, distribution, fluid")
 	fl.StringVar(&f.sessions, "sessions", "", "session partitioning: a0, a60, arrival:60m, interarrival:30m, ... (default a60 for madon, arrival:60m otherwise)")
 	fl.StringVar(&f.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
-	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows) or v2 (reinsert skipped windows)")
+	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows; Zakay's model for replay with feedback, thesis ch. 4, the default here) or v2 (reinsert skipped windows; ch. 5, the default of replicate's TBUOS)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the distribution and fluid user models")
 }
 
@@ -109,57 +108,8 @@ func newScheduler(name string, o sched.Options, t *trace.Trace) (sim.Scheduler, 
 	return s, nil
 }
 
-// feedbackFigures are the figures of a feedback run.
-type feedbackFigures struct {
-	Users     string            `json:"users"`
-	Sessions  string            `json:"sessions"`
-	Reduction string            `json:"reduction"`
-	Seed      uint64            `json:"seed"`
-	Rejected  int               `json:"rejected"`
-	Lateness  feedback.Lateness `json:"lateness"`
-	Activity  feedback.Activity `json:"activity"`
-	// CycleDistance is the total variation distance between the weekly
-	// cycles of simulated and recorded submissions (0 = same shape).
-	CycleDistance float64 `json:"weekly_cycle_distance"`
-	// DayShare and RecordedDayShare are the fractions of submissions on
-	// weekdays 08:00-18:00.
-	DayShare         float64 `json:"day_share"`
-	RecordedDayShare float64 `json:"recorded_day_share"`
-	// Releases counts batch releases by reason (Zakay models).
-	Releases map[string]int `json:"batch_releases,omitempty"`
-	// WeeklyCycle and RecordedWeeklyCycle are the weekly cycles of
-	// simulated and recorded submissions: 168 hourly bins from Monday
-	// 00:00 local time, in jobs per week.
-	WeeklyCycle         []float64 `json:"weekly_cycle"`
-	RecordedWeeklyCycle []float64 `json:"recorded_weekly_cycle"`
-}
-
-func figuresOf(run *feedback.Run) *feedbackFigures {
-	src := run.Source
-	t := run.Trace
-	rec := make([]sim.Time, len(t.Jobs))
-	for i := range t.Jobs {
-		rec[i] = sim.Time(t.Jobs[i].Submit)
-	}
-	c := t.Clock()
-	cs, cr := feedback.WeeklyCycle(c, src.Submitted()), feedback.WeeklyCycle(c, rec)
-	f := &feedbackFigures{
-		Users: src.Options.Model.String(), Sessions: src.Options.Sessions.String(),
-		Reduction: src.Options.Reduction.String(), Seed: src.Options.Seed, Rejected: src.Rejected(),
-		Lateness:      feedback.LatenessOf(t, src.Submitted()),
-		Activity:      feedback.ActivityOf(src.Partition, src.Submitted(), src.Ends()),
-		CycleDistance: cs.Distance(cr), DayShare: cs.DayShare(), RecordedDayShare: cr.DayShare(),
-		WeeklyCycle: cs[:], RecordedWeeklyCycle: cr[:],
-	}
-	if src.Options.Model != feedback.Madon {
-		i, fo, d := src.Releases()
-		f.Releases = map[string]int{"initial": i, "follows": fo, "dependency": d}
-	}
-	return f
-}
-
 // printFeedbackLines prints the feedback figures as table lines.
-func printFeedbackLines(p func(string, ...any), f *feedbackFigures) {
+func printFeedbackLines(p func(string, ...any), f *feedback.Figures) {
 	p("feedback\t%s users, sessions %s, %s reduction; %d jobs rejected", f.Users, f.Sessions, f.Reduction, f.Rejected)
 	l := &f.Lateness
 	p("lateness\tmean %.2f days, relative %.3f, additional %.2f s", l.Mean/86400, l.Relative, l.Additional)
@@ -240,33 +190,13 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.speed, "speed", 0, "node speed; runtimes are divided by it (perf*2: 2, perf/2: 0.5)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
 	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
-	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (reject), clamp, error")
+	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	f.StringVar(&opts.prefix, "prefix", "", "replay only the first `N|DURATION` of the log: N jobs by submission time, or a duration such as 90d")
 	f.StringVar(&opts.curveOut, "curve", "", "write the submission and termination curves (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.StringVar(&opts.curveStep, "curve-step", "1d", "time step of the --curve lines, with a unit (1h, 1d, 1w)")
 	return cmd
-}
-
-// evaluateColumn is one column of the comparison.
-type evaluateColumn struct {
-	// Metrics is nil in the recorded column when the log records no
-	// schedule (every wait unknown): its figures are unknown, not zero.
-	Metrics *metrics.Summary `json:"metrics"`
-	// LeftOut counts, in the recorded column, the jobs without a recorded
-	// schedule (wait, runtime or processor count unknown), left out of its
-	// metrics.
-	LeftOut int `json:"left_out,omitempty"`
-	// Rejected counts the jobs left out of the column: Incomplete those
-	// without a runtime, processor count or submit time (in every column,
-	// by the same rule), TooWide those wider than the column's machine
-	// (none in the recorded column, whose machine ran them).
-	Rejected   int               `json:"rejected"`
-	Incomplete int               `json:"rejected_incomplete"`
-	TooWide    int               `json:"rejected_too_wide"`
-	Activity   feedback.Activity `json:"activity"`
-	Feedback   *feedbackFigures  `json:"feedback,omitempty"`
 }
 
 // evaluateReport is the JSON form of `hpcwl evaluate`.
@@ -283,9 +213,9 @@ type evaluateReport struct {
 	Speed       float64 `json:"speed"`
 	// Prefix is set when only the start of the log was replayed.
 	Prefix   *evaluatePrefix `json:"prefix,omitempty"`
-	Recorded evaluateColumn  `json:"recorded"`
-	Rigid    evaluateColumn  `json:"rigid"`
-	Feedback evaluateColumn  `json:"feedback"`
+	Recorded feedback.Column `json:"recorded"`
+	Rigid    feedback.Column `json:"rigid"`
+	Feedback feedback.Column `json:"feedback"`
 }
 
 func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout, stderr io.Writer) error {
@@ -361,7 +291,7 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	}
 	rep.Prefix = prefix
 	if opts.curveOut != "" {
-		if err := writeOutput(opts.curveOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.curveOut, "evaluate curve csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.curveOut) {
 				return writeParquetTable(w, evaluateCurve(t, runs, step), rep.provenance())
 			}
@@ -371,7 +301,7 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 		}
 	}
 	if opts.jobsOut != "" {
-		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.jobsOut, "evaluate jobs csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.jobsOut) {
 				return writeParquetTable(w, evaluateJobs(t, runs), rep.provenance())
 			}
@@ -412,72 +342,14 @@ func describeChange(o *evaluateOptions) string {
 }
 
 func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions, change string) (*evaluateReport, error) {
-	mo := metrics.Options{Clock: t.Clock(), NoGroups: true}
-	recRes := recordedResult(t)
-	var rec *metrics.Summary
-	if len(recRes.Jobs) > 0 {
-		var err error
-		if rec, err = metrics.Compute(recRes, mo); err != nil {
-			return nil, err
-		}
+	cmp, err := feedback.Compare(t, runs[0], runs[1])
+	if err != nil {
+		return nil, err
 	}
-	rep := &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
+	return &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
 		Scheduler: strings.ToLower(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
 		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed,
-		Recorded: evaluateColumn{Metrics: rec, LeftOut: t.Len() - len(recRes.Jobs)}}
-	for i := range t.Jobs {
-		// The rule of sim.Prepare's Dropped, applied to the recorded log.
-		if j := &t.Jobs[i]; j.Processors() <= 0 || j.Runtime < 0 || j.Submit < 0 {
-			rep.Recorded.Incomplete++
-		}
-	}
-	rep.Recorded.Rejected = rep.Recorded.Incomplete
-	for k, col := range []*evaluateColumn{&rep.Rigid, &rep.Feedback} {
-		m, err := metrics.Compute(runs[k].Result, mo)
-		if err != nil {
-			return nil, err
-		}
-		w := runs[k].Workload
-		col.Metrics, col.Rejected, col.Incomplete, col.TooWide = m, w.Dropped+w.DroppedOversize, w.Dropped, w.DroppedOversize
-		if k == 1 {
-			col.Feedback = figuresOf(runs[k])
-			col.Activity = col.Feedback.Activity
-		}
-	}
-	p := runs[1].Source.Partition
-	recSub := make([]sim.Time, len(t.Jobs))
-	end := make([]sim.Time, len(t.Jobs))
-	for i := range t.Jobs {
-		recSub[i], end[i] = sim.Time(t.Jobs[i].Submit), sim.Time(p.End[i])
-	}
-	rep.Recorded.Activity = feedback.ActivityOf(p, recSub, end)
-	for _, o := range runs[0].Result.Jobs {
-		end[o.Index] = o.End
-	}
-	rep.Rigid.Activity = feedback.ActivityOf(p, recSub, end)
-	return rep, nil
-}
-
-// recordedResult returns the log's own schedule as a simulation result, so
-// that the recorded column is measured like the simulated ones. Jobs without
-// a wait, runtime or processor count are left out.
-func recordedResult(t *trace.Trace) *sim.Result {
-	res := &sim.Result{Procs: t.Procs, Jobs: make([]sim.Outcome, 0, len(t.Jobs))}
-	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		p := j.Processors()
-		if j.Start() < 0 || j.Runtime < 0 || p <= 0 {
-			continue
-		}
-		res.Jobs = append(res.Jobs, sim.Outcome{
-			Job:   sim.Job{ID: j.ID, Submit: sim.Time(j.Submit), Runtime: sim.Time(j.Runtime), Estimate: sim.Time(max(j.ReqTime, 1)), Procs: int32(p), User: j.User, Index: int32(i)},
-			Start: sim.Time(j.Start()), End: sim.Time(j.End()),
-		})
-	}
-	if res.Procs <= 0 {
-		res.Procs = 1
-	}
-	return res
+		Recorded: cmp.Recorded, Rigid: cmp.Rigid, Feedback: cmp.Feedback}, nil
 }
 
 func printEvaluate(w io.Writer, r *evaluateReport) error {
@@ -496,17 +368,17 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 		fmt.Fprintf(w, "recorded: %d jobs without a recorded wait left out of its metrics\n", r.Recorded.LeftOut-r.Recorded.Incomplete)
 	}
 	fmt.Fprintln(w)
-	cols := []*evaluateColumn{&r.Recorded, &r.Rigid, &r.Feedback}
+	cols := []*feedback.Column{&r.Recorded, &r.Rigid, &r.Feedback}
 	// metric rows print n/a where the column's metrics are unknown.
-	metric := func(f func(c *evaluateColumn) string) func(c *evaluateColumn) string {
-		return func(c *evaluateColumn) string {
+	metric := func(f func(c *feedback.Column) string) func(c *feedback.Column) string {
+		return func(c *feedback.Column) string {
 			if c.Metrics == nil {
 				return "n/a"
 			}
 			return f(c)
 		}
 	}
-	row := func(name string, f func(c *evaluateColumn) string) {
+	row := func(name string, f func(c *feedback.Column) string) {
 		fmt.Fprintf(tw, "%-34s", name)
 		for _, c := range cols {
 			fmt.Fprintf(tw, "\t%s", f(c))
@@ -516,21 +388,21 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	days := func(s float64) string { return strconv.FormatFloat(s/86400, 'f', 2, 64) }
 	num := func(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
 	fmt.Fprintf(tw, "%-34s\trecorded\trigid\tfeedback\t\n", "")
-	row("jobs run", metric(func(c *evaluateColumn) string { return strconv.Itoa(c.Metrics.Jobs) }))
-	row("jobs rejected: no runtime or size", func(c *evaluateColumn) string { return strconv.Itoa(c.Incomplete) })
-	row("jobs rejected: wider than machine", func(c *evaluateColumn) string { return strconv.Itoa(c.TooWide) })
-	row("makespan (days)", metric(func(c *evaluateColumn) string { return days(float64(c.Metrics.Makespan)) }))
-	row("wait mean (days)", metric(func(c *evaluateColumn) string { return days(c.Metrics.Wait.Mean) }))
-	row("wait mean", metric(func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Mean) }))
-	row("wait median", metric(func(c *evaluateColumn) string { return durationText(c.Metrics.Wait.Median) }))
-	row("wait max (days)", metric(func(c *evaluateColumn) string { return days(c.Metrics.Wait.Max) }))
-	row("slowdown mean", metric(func(c *evaluateColumn) string { return num(c.Metrics.Slowdown.Mean, 1) }))
-	row("bounded slowdown mean", metric(func(c *evaluateColumn) string { return num(c.Metrics.BoundedSlowdown.Mean, 2) }))
-	row("utilization", metric(func(c *evaluateColumn) string { return num(100*c.Metrics.Utilization, 1) + "%" }))
-	row("throughput (jobs/week)", metric(func(c *evaluateColumn) string { return num(c.Metrics.Throughput, 1) }))
-	row("queue length mean", metric(func(c *evaluateColumn) string { return num(c.Metrics.QueueMean, 1) }))
-	lat := func(f func(l *feedback.Lateness) string, rigid string) func(c *evaluateColumn) string {
-		return func(c *evaluateColumn) string {
+	row("jobs run", metric(func(c *feedback.Column) string { return strconv.Itoa(c.Metrics.Jobs) }))
+	row("jobs rejected: no runtime or size", func(c *feedback.Column) string { return strconv.Itoa(c.Incomplete) })
+	row("jobs rejected: wider than machine", func(c *feedback.Column) string { return strconv.Itoa(c.TooWide) })
+	row("makespan (days)", metric(func(c *feedback.Column) string { return days(float64(c.Metrics.Makespan)) }))
+	row("wait mean (days)", metric(func(c *feedback.Column) string { return days(c.Metrics.Wait.Mean) }))
+	row("wait mean", metric(func(c *feedback.Column) string { return durationText(c.Metrics.Wait.Mean) }))
+	row("wait median", metric(func(c *feedback.Column) string { return durationText(c.Metrics.Wait.Median) }))
+	row("wait max (days)", metric(func(c *feedback.Column) string { return days(c.Metrics.Wait.Max) }))
+	row("slowdown mean", metric(func(c *feedback.Column) string { return num(c.Metrics.Slowdown.Mean, 1) }))
+	row("bounded slowdown mean", metric(func(c *feedback.Column) string { return num(c.Metrics.BoundedSlowdown.Mean, 2) }))
+	row("utilization", metric(func(c *feedback.Column) string { return num(100*c.Metrics.Utilization, 1) + "%" }))
+	row("throughput (jobs/week)", metric(func(c *feedback.Column) string { return num(c.Metrics.Throughput, 1) }))
+	row("queue length mean", metric(func(c *feedback.Column) string { return num(c.Metrics.QueueMean, 1) }))
+	lat := func(f func(l *feedback.Lateness) string, rigid string) func(c *feedback.Column) string {
+		return func(c *feedback.Column) string {
 			switch {
 			case c.Feedback != nil:
 				return f(&c.Feedback.Lateness)
@@ -543,9 +415,9 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	row("mean lateness (days)", lat(func(l *feedback.Lateness) string { return days(l.Mean) }, "0.00"))
 	row("relative lateness", lat(func(l *feedback.Lateness) string { return num(l.Relative, 3) }, "1.000"))
 	row("additional lateness (s)", lat(func(l *feedback.Lateness) string { return num(l.Additional, 2) }, "0.00"))
-	row("user activity median (days)", func(c *evaluateColumn) string { return days(c.Activity.Length.P50) })
-	row("user throughput median (jobs/week)", func(c *evaluateColumn) string { return num(c.Activity.Throughput, 1) })
-	row("submissions weekdays 8-18h", func(c *evaluateColumn) string {
+	row("user activity median (days)", func(c *feedback.Column) string { return days(c.Activity.Length.P50) })
+	row("user throughput median (jobs/week)", func(c *feedback.Column) string { return num(c.Activity.Throughput, 1) })
+	row("submissions weekdays 8-18h", func(c *feedback.Column) string {
 		if c.Feedback != nil {
 			return num(100*fb.DayShare, 1) + "%"
 		}

@@ -145,16 +145,16 @@ func runFit(opts fitOptions, name string, stdout io.Writer) error {
 
 func printFit(w io.Writer, rep *fitReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "variable\tn\trank\tfamily\tKS D\tp-value\tAD A2\tchi2/df\tAIC\tBIC\tparameters\n")
+	fmt.Fprintf(tw, "variable\tunit\tn\trank\tfamily\tKS D\tp-value\tAD A2\tchi2/df\tAIC\tBIC\tparameters\n")
 	for _, v := range rep.Variables {
 		if len(v.Candidates) == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t\t(too few positive values)\n", v.Variable, v.N)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t\t(too few positive values)\n", v.Variable, fitUnits[v.Variable], v.N)
 			continue
 		}
 		for i, c := range v.Candidates {
-			name := v.Variable
+			name := v.Variable + "\t" + fitUnits[v.Variable]
 			if i > 0 {
-				name = ""
+				name = "\t"
 			}
 			if c.Error != "" {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t\t\t\t\t\t\tnot fitted: %s\n", name, v.N, i+1, c.Name, c.Error)
@@ -180,6 +180,11 @@ func chiPerDF(c stats.ChiSquareResult) string {
 	return fmt.Sprintf("%.4g/%d", c.Stat, c.DF)
 }
 
+// fitUnits gives the unit of each fitted variable; the parameters of a
+// fit are in that unit (scales) or its inverse (rates).
+var fitUnits = map[string]string{"runtime": "s", "processors": "procs", "inter_arrival": "s", "requested_time": "s"}
+
+// formatParams lists the parameters of a fit, never in scientific notation.
 func formatParams(p map[string]float64) string {
 	keys := make([]string, 0, len(p))
 	for k := range p {
@@ -188,7 +193,7 @@ func formatParams(p map[string]float64) string {
 	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%.4g", k, p[k])
+		parts[i] = k + "=" + fixed5(p[k])
 	}
 	return strings.Join(parts, " ")
 }
@@ -238,8 +243,8 @@ and are refused. --interactive-procs sets the interactive partition size
 
 As in the paper, only completed jobs (status 1) are used unless --status all.` + exitStatusHelp,
 		Example: `  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json
-  hpcwl fit lublin --typed --exclude-slots 7 builtin:SDSC-Par-1996 -o sdsc-typed.json
-  hpcwl generate lublin --params kth-params.json --jobs 20000 --seed 1 -o kth-model.swf`,
+  hpcwl fit lublin --typed --exclude-slots 7 SDSC-Par-1996-3.1-cln.swf.gz -o sdsc-typed.json
+  hpcwl generate lublin --params kth-params.json --count 20000 --seed 1 -o kth-model.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runFitLublin(opts, args[0], stdout, stderr)
@@ -324,6 +329,8 @@ func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) 
 	if out.Params.Target, err = lublin.TargetOf(all); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	out.Params.Source = &lublin.Source{Log: name, SHA256: t.SHA256, MachineProcs: t.Procs,
+		Version: "hpcwl " + version.String(), Command: commandLine()}
 	if opts.out != "" {
 		if err := writeOutput(opts.out, stdout, func(w io.Writer) error { return lublin.WriteParams(w, out.Params) }); err != nil {
 			return err

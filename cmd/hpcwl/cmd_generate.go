@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +26,7 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "generate MODEL",
 		Short: "Generate a synthetic workload from a model",
 		Long:  `Generate writes a synthetic workload drawn from a workload model.` + exitStatusHelp,
-		Example: `  hpcwl generate lublin --procs 256 --jobs 10000 --seed 1 -o lublin.swf
+		Example: `  hpcwl generate lublin --procs 256 --count 10000 --seed 1 -o lublin.swf
   hpcwl generate lublin --params kth-params.json --duration 30d -o month.swf`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -71,7 +74,7 @@ cycle. The default parameters are the published ones ("whole" mode, or
 "hpcwl fit lublin -o", which may also be edited by hand.
 
 --procs scales the model to a machine of that size; no job is wider than the
-machine, whatever its size (a size drawn above it is drawn again). --load
+machine, whatever its size (a size drawn above it is drawn again). --offered-load
 calibrates the arrival rate to a target offered load. Parameters fitted to a
 log carry its arrival rate and offered load: by default the arrival rate is
 calibrated to the log's (--own-rate keeps the fitted arrival parameters' own),
@@ -85,10 +88,10 @@ runs under EASY with realistic estimates and feeds sessions and evaluate.
 
 The same options and seed always give the same jobs. The output header records
 the model, parameters and seed.` + exitStatusHelp,
-		Example: `  hpcwl generate lublin --procs 256 --jobs 10000 -o lublin.swf
-  hpcwl generate lublin --mode typed --load 0.8 --seed 3 -o typed.swf.gz
-  hpcwl generate lublin --params kth-params.json --jobs 20000 -o kth-model.swf
-  hpcwl generate lublin --jobs 20000 --estimates tsafrir --users 100 -o with-estimates.swf`,
+		Example: `  hpcwl generate lublin --procs 256 --count 10000 -o lublin.swf
+  hpcwl generate lublin --mode typed --offered-load 0.8 --seed 3 -o typed.swf.gz
+  hpcwl generate lublin --params kth-params.json --count 20000 -o kth-model.swf
+  hpcwl generate lublin --count 20000 --estimates tsafrir --users 100 -o with-estimates.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
 			return runGenerateLublin(opts, stdout, stderr)
@@ -97,10 +100,16 @@ the model, parameters and seed.` + exitStatusHelp,
 	f := cmd.Flags()
 	f.StringVar(&opts.params, "params", "", "parameter file (JSON); default: the published parameters")
 	f.StringVar(&opts.mode, "mode", "whole", `parameter set when --params is not given: "whole" or "typed"`)
-	f.IntVar(&opts.jobs, "jobs", 0, fmt.Sprintf("number of jobs (default %d unless --duration is given)", lublin.DefaultJobs))
+	f.IntVar(&opts.jobs, "count", 0, fmt.Sprintf("number of jobs (default %d unless --duration is given)", lublin.DefaultJobs))
+	// --jobs and --load, the earlier names, name a file (simulate, evaluate)
+	// and a load factor (resample, replicate) elsewhere.
+	f.IntVar(&opts.jobs, "jobs", 0, "number of jobs (deprecated: use --count)")
+	deprecate(cmd, "jobs", "use --count (--jobs names a per-job results file in simulate and evaluate)")
 	f.StringVar(&opts.duration, "duration", "", "stop after this much time (90m, 12h, 30d, 4w)")
 	f.IntVar(&opts.procs, "procs", 0, "machine size to scale the model to (default: the parameters' own, 128 for the published sets)")
-	f.Float64Var(&opts.load, "load", 0, "target offered load, e.g. 0.7 (default: the fitted log's arrival rate when --params holds one, else the parameters' own)")
+	f.Float64Var(&opts.load, "offered-load", 0, "target offered load, e.g. 0.7 (default: the fitted log's arrival rate when --params holds one, else the parameters' own)")
+	f.Float64Var(&opts.load, "load", 0, "target offered load (deprecated: use --offered-load)")
+	deprecate(cmd, "load", "use --offered-load (--load is a load factor in resample and replicate)")
 	f.BoolVar(&opts.ownRate, "own-rate", false, "keep the arrival parameters' own rate, not the fitted log's")
 	f.StringVar(&opts.estimates, "estimates", "none", "requested times (field 9): none (-1), or tsafrir (the model of Tsafrir, Etsion and Feitelson 2005)")
 	f.StringVar(&opts.maxEst, "max-estimate", "", "with --estimates tsafrir: the largest requested time, e.g. 18h, 2d (default: the longest runtime rounded up to an hour)")
@@ -110,7 +119,8 @@ the model, parameters and seed.` + exitStatusHelp,
 	f.Float64Var(&opts.startHour, "start-hour", 0, "local time of day of time 0, in hours [0, 24)")
 	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
 	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the extension)")
-	positiveFlags(cmd, "jobs", "duration", "procs", "load", "max-estimate", "users", "user-alpha")
+	addBatsimVersionFlag(cmd)
+	positiveFlags(cmd, "count", "jobs", "duration", "procs", "offered-load", "load", "max-estimate", "users", "user-alpha")
 	return cmd
 }
 
@@ -118,11 +128,11 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, OwnRate: opts.ownRate, Seed: opts.seed, StartHour: opts.startHour}
 	switch {
 	case opts.jobs < 0:
-		return usagef("--jobs must be positive, got %d", opts.jobs)
+		return usagef("--count must be positive, got %d", opts.jobs)
 	case opts.procs < 0:
 		return usagef("--procs must be positive, got %d", opts.procs)
 	case opts.load < 0:
-		return usagef("--load must be positive, got %g", opts.load)
+		return usagef("--offered-load must be positive, got %g", opts.load)
 	case opts.startHour < 0 || opts.startHour >= 24:
 		return usagef("--start-hour must be in [0, 24), got %g", opts.startHour)
 	}
@@ -156,15 +166,16 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		cfg.Duration = int64(d)
 	}
 	if opts.params != "" {
-		f, err := os.Open(opts.params)
+		data, err := os.ReadFile(opts.params)
 		if err != nil {
 			return err
 		}
-		cfg.Params, err = lublin.ReadParams(f)
-		f.Close()
+		cfg.Params, err = lublin.ReadParams(bytes.NewReader(data))
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.params, err)
 		}
+		sum := sha256.Sum256(data)
+		runInputs = append(runInputs, inputRecord{Name: opts.params, SHA256: hex.EncodeToString(sum[:])})
 	} else {
 		switch lublin.Mode(opts.mode) {
 		case lublin.Whole, lublin.Typed:
@@ -223,14 +234,14 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	}
 	rate, load := g.Expected()
 	if tg := cfg.Params.Target; tg != nil {
-		fmt.Fprintf(stderr, "arrival rate: %.4g jobs/day expected, fitted log %.4g; offered load: %.3f expected, fitted log %.3f\n",
-			rate, tg.JobsPerDay, load, tg.OfferedLoad)
+		fmt.Fprintf(stderr, "arrival rate: %.1f jobs/week expected, fitted log %.1f; offered load: %.3f expected, fitted log %.3f\n",
+			7*rate, 7*tg.JobsPerDay, load, tg.OfferedLoad)
 		if opts.procs == 0 && opts.load == 0 && !opts.ownRate && math.Abs(load-tg.OfferedLoad) > 0.1*tg.OfferedLoad {
-			fmt.Fprintf(stderr, "warning: at the log's arrival rate the model offers a load %.0f%% off the log's (its job sizes and runtimes differ); --load %.3f calibrates the load instead\n",
+			fmt.Fprintf(stderr, "warning: at the log's arrival rate the model offers a load %.0f%% off the log's (its job sizes and runtimes differ); --offered-load %.3f calibrates the load instead\n",
 				100*(load-tg.OfferedLoad)/tg.OfferedLoad, tg.OfferedLoad)
 		}
 	} else {
-		fmt.Fprintf(stderr, "arrival rate: %.4g jobs/day expected; offered load: %.3f expected\n", rate, load)
+		fmt.Fprintf(stderr, "arrival rate: %.1f jobs/week expected; offered load: %.3f expected\n", 7*rate, load)
 	}
 	h.Add("Note", fmt.Sprintf("generated by hpcwl %s: generate lublin --seed %d", version.String(), opts.seed))
 	t, err := swfTrace(h, jobs)

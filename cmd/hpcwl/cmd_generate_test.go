@@ -19,7 +19,7 @@ func TestGenerateLublinDeterministic(t *testing.T) {
 	}
 	ba, _ := os.ReadFile(a)
 	bb, _ := os.ReadFile(b)
-	if len(ba) == 0 || !bytes.Equal(ba, bb) {
+	if len(ba) == 0 || !bytes.Equal(withoutCommandLine(ba), withoutCommandLine(bb)) {
 		t.Fatalf("same seed gave different outputs (%d and %d bytes)", len(ba), len(bb))
 	}
 	for _, want := range []string{"; MaxProcs: 256", "Seed: 7", "generate lublin --seed 7"} {
@@ -131,5 +131,27 @@ func TestReplicateReproducible(t *testing.T) {
 	}
 	if outs[0] != outs[1] || outs[0] != outs[2] {
 		t.Error("the same seed gave different replicate reports")
+	}
+}
+
+// TestGenerateDeprecatedNames checks that --jobs and --load still work as
+// deprecated spellings of --count and --offered-load, with a warning on
+// standard error only, and give the same log.
+func TestGenerateDeprecatedNames(t *testing.T) {
+	code, oldOut, oldErr := runCLI(t, "generate", "lublin", "--jobs", "50", "--load", "0.5", "--seed", "2", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, oldErr)
+	}
+	for _, w := range []string{"--jobs is deprecated: use --count", "--load is deprecated: use --offered-load"} {
+		if !strings.Contains(oldErr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, oldErr)
+		}
+	}
+	code, newOut, newErr := runCLI(t, "generate", "lublin", "--count", "50", "--offered-load", "0.5", "--seed", "2", "-o", "-")
+	if code != 0 || strings.Contains(newErr, "deprecated") {
+		t.Fatalf("exit %d: %s", code, newErr)
+	}
+	if strings.Contains(oldOut, "deprecated") || !bytes.Equal(withoutCommandLine([]byte(oldOut)), withoutCommandLine([]byte(newOut))) {
+		t.Error("the deprecated spellings give another log, or a warning on standard output")
 	}
 }

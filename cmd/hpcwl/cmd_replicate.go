@@ -88,7 +88,7 @@ Variant i uses the random stream (--seed, i): the results do not depend on
 the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 		Example: `  hpcwl replicate builtin:KTH-SP2 --variants 1000 --scheduler easy
   hpcwl replicate builtin:KTH-SP2 --variants 100 --scheduler fcfs --feedback --csv fcfs.csv
-  hpcwl replicate SDSC-BLUE-2000-4.2-cln.swf.gz --feedback --scheduler ups --alpha-user 1 --json`,
+  hpcwl replicate SDSC-SP2-1998-4.2-cln.swf.gz --variants 20 --feedback --scheduler ups --alpha-user 1 --json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runReplicate(cmd.Context(), opts, args[0], stdout, stderr)
@@ -105,7 +105,7 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	f.BoolVar(&opts.offGap, "off-gap", false, "TBUOS: the same as --regen gap")
 	_ = f.MarkDeprecated("off-gap", "it is the default; use --regen gap or --regen immediate")
 	f.StringVar(&opts.model, "model", "fluid", "TBUOS user model: fluid, adjusted, distribution")
-	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v1 (recycle sessions) or v2 (reinsert skipped sessions)")
+	f.StringVar(&opts.fluid, "fluid", "v2", "Fluid variant: v2 (reinsert skipped sessions; Zakay's TBUOS model, thesis ch. 5, the default here) or v1 (recycle sessions; ch. 4, the default of simulate and evaluate)")
 	f.IntVar(&opts.workers, "workers", 0, "variants simulated at once (default: all cores)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
 	positiveFlags(cmd, "tau", "workers")
@@ -263,7 +263,7 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 				version.String(), schedName, opts.model, opts.fluid, regen, opts.load, opts.seed)
 			dir := opts.record
 			cfg.Record = func(i int, t *trace.Trace) error {
-				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), t.WriteSWF)
+				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), stamped(t).WriteSWF)
 			}
 		}
 	}
@@ -288,7 +288,7 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	rep := replicateReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Scheduler: schedName,
 		Procs: cfg.Procs, Seed: gen.Seed, Workers: opts.workers, Result: res}
 	if opts.csvOut != "" {
-		if err := writeOutput(opts.csvOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.csvOut, "replicate summary csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.csvOut) {
 				return writeParquetTable(w, replicateSummaries(res), rep.provenance())
 			}
@@ -298,7 +298,7 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 		}
 	}
 	if opts.runsOut != "" {
-		if err := writeOutput(opts.runsOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.runsOut, "replicate runs csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.runsOut) {
 				return writeParquetTable(w, replicateRuns(res), rep.provenance())
 			}
@@ -400,12 +400,19 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "metric\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
+	fmt.Fprintln(tw, "metric\tunit\toriginal\tmean\t95% CI of mean\tp2.5\tmedian\tp97.5\tmax/min\torig. rank\t")
 	g := func(x float64) string {
 		if math.IsNaN(x) {
 			return "-"
 		}
-		return strconv.FormatFloat(x, 'g', 5, 64)
+		return fixed5(x)
+	}
+	// The original's rank is a fraction of the variants, 0 to 1.
+	rank := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	saturated := ""
 	if r.Original.Saturated {
@@ -423,8 +430,8 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		if d.OutsideRange {
 			orig += " !"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, orig, g(d.Mean), ci,
-			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), g(d.OriginalRank))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", d.Name, replicateUnits[d.Name], orig, g(d.Mean), ci,
+			g(d.P2_5), g(d.Median), g(d.P97_5), g(d.MaxMin), rank(d.OriginalRank))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -434,4 +441,24 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		return err
 	}
 	return nil
+}
+
+// replicateUnits gives the unit of each metric of the replicate table:
+// throughput counts the jobs completed in the period, wait and response
+// are means in seconds, utilization a fraction of the machine.
+var replicateUnits = map[string]string{"throughput": "jobs done", "utilization": "fraction", "wait": "s",
+	"response": "s", "slowdown": "ratio", "bounded_slowdown": "ratio", "jobs": "jobs"}
+
+// fixed5 formats x with five significant digits, never in scientific
+// notation: 123456.7 is 123457, 0.012345 is 0.012345.
+func fixed5(x float64) string {
+	ax := math.Abs(x)
+	if ax >= 1e5 || ax == 0 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	digits := 5 - int(math.Floor(math.Log10(ax))) - 1
+	if digits < 0 {
+		digits = 0
+	}
+	return strconv.FormatFloat(x, 'f', digits, 64)
 }

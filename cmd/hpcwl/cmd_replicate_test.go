@@ -59,3 +59,14 @@ func TestReplicateBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestFixed5(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{{123456.7, "123457"}, {31170, "31170"}, {6867, "6867.0"}, {0.68674, "0.68674"}, {0.012345, "0.012345"}, {0, "0"}, {-2.5, "-2.5000"}} {
+		if got := fixed5(c.x); got != c.want {
+			t.Errorf("fixed5(%v) = %q, want %q", c.x, got, c.want)
+		}
+	}
+}

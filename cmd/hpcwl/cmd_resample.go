@@ -235,6 +235,7 @@ A summary of the pools and parameters goes to stderr (stdout with --json).` + ex
 	f.Uint64Var(&opts.stream, "stream", 0, "random stream (replications use one per variant)")
 	f.StringVarP(&opts.out, "output", "o", "-", "write the workload to `FILE` (.swf, .csv, .json, optionally .gz; .parquet; - is stdout)")
 	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim, parquet (default: from the extension)")
+	addBatsimVersionFlag(cmd)
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON on stdout")
 	return cmd
 }

@@ -149,9 +149,9 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, s
 		Stats: p.Stats(), SessionGraph: sg.Stats(opts.perUser), BatchGraph: bg.Stats(false), Unrunnable: t.Unrunnable()}
 	if opts.swfOut != "" {
 		out := annotated(t, bg, so, red)
-		write := out.WriteSWF
+		write := stamped(out).WriteSWF
 		if isParquetName(opts.swfOut) {
-			write = func(w io.Writer) error { return out.WriteParquet(w, provenance(t.Name, t.SHA256, nil)) }
+			write = func(w io.Writer) error { return stamped(out).WriteParquet(w, provenance(t.Name, t.SHA256, nil)) }
 		}
 		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metrics"
@@ -117,7 +118,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2); default 1, 2 for easy-x2")
 	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time (default: let them finish)")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one: runtime, max, or SECONDS")
-	f.StringVar(&opts.oversize, "oversize", "error", "jobs wider than the machine: error, drop, clamp")
+	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
 	f.StringVar(&opts.procsField, "procs-field", "allocated", "processor count from SWF field 5 (allocated, else 8), 8 (requested, else 5), or the larger (max)")
 	f.StringVar(&opts.semantics, "semantics", "hpcwl", "job rules: hpcwl, or pyss (pyss's conversion of records to jobs: runtime min(requested, runtime), plan max(requested, runtime), allocated processors, nothing dropped)")
 	f.StringVar(&opts.tau, "tau", "10s", "bounded-slowdown threshold")
@@ -195,12 +196,12 @@ type simulateInput struct {
 
 // simulateReport is the JSON form of `hpcwl simulate`.
 type simulateReport struct {
-	Version    string           `json:"hpcwl_version"`
-	Input      simulateInput    `json:"input"`
-	Parameters simulateParams   `json:"parameters"`
-	Metrics    *metrics.Summary `json:"metrics"`
-	Events     int64            `json:"events"`
-	Feedback   *feedbackFigures `json:"feedback,omitempty"`
+	Version    string            `json:"hpcwl_version"`
+	Input      simulateInput     `json:"input"`
+	Parameters simulateParams    `json:"parameters"`
+	Metrics    *metrics.Summary  `json:"metrics"`
+	Events     int64             `json:"events"`
+	Feedback   *feedback.Figures `json:"feedback,omitempty"`
 	// Switching summarises an adaptive scheduler's decisions.
 	Switching *sched.Switching `json:"switching,omitempty"`
 	// Baseline and Gains compare the run with --baseline.
@@ -241,27 +242,27 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 		run.report.Baseline, run.report.Gains = strings.ToLower(opts.baseline), &g
 	}
 	if opts.jobsOut != "" {
-		if err := writeOutput(opts.jobsOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.jobsOut, "batsim jobs.csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.jobsOut) {
 				return writeParquetTable(w, batsimJobs(run.res, workloadName(name)), run.provenance())
 			}
-			return writeBatsimJobs(w, run.res, workloadName(name))
+			return batsim.WriteJobs(w, run.res, workloadName(name))
 		}); err != nil {
 			return err
 		}
 	}
 	if opts.swfOut != "" {
 		out := simulatedTrace(run)
-		write := out.WriteSWF
+		write := stamped(out).WriteSWF
 		if isParquetName(opts.swfOut) {
-			write = func(w io.Writer) error { return out.WriteParquet(w, run.provenance()) }
+			write = func(w io.Writer) error { return stamped(out).WriteParquet(w, run.provenance()) }
 		}
 		if err := writeOutput(opts.swfOut, stdout, write); err != nil {
 			return err
 		}
 	}
 	if opts.cycleOut != "" {
-		if err := writeOutput(opts.cycleOut, stdout, func(w io.Writer) error {
+		if err := writeTableOutput(opts.cycleOut, "weekly cycle csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.cycleOut) {
 				return writeParquetTable(w, weeklyCycle(run), run.provenance())
 			}
@@ -372,6 +373,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		return nil, err
 	}
 	res, w := frun.Result, frun.Workload
+	if w.DroppedOversize > 0 && over == sim.OversizeDrop {
+		fmt.Fprintf(warnOut, "warning: %s: %d jobs wider than the machine (%d processors) left out (--oversize)\n", name, w.DroppedOversize, w.Procs)
+	}
 	if len(res.Jobs) == 0 {
 		return nil, fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
 			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
@@ -404,7 +408,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		Events:  res.Events,
 	}
 	if fb {
-		rep.Feedback = figuresOf(frun)
+		rep.Feedback = feedback.FiguresOf(frun)
 	}
 	if a, ok := s.(interface {
 		Switching(sim.Time) sched.Switching
@@ -639,11 +643,6 @@ func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	return cw.Error()
 }
 
-// batsimColumns are the columns of Batsim's jobs.csv.
-var batsimColumns = []string{"job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
-	"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
-	"turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
-
 // batsimJob is one row of the per-job results, with the columns of
 // Batsim's jobs.csv; the struct tags give the Parquet schema.
 type batsimJob struct {
@@ -671,7 +670,7 @@ type batsimJob struct {
 // that allocated_resources is a valid Batsim interval set; energy is not
 // modelled (-1).
 func batsimJobs(res *sim.Result, workload string) []batsimJob {
-	alloc := allocate(res)
+	alloc := batsim.Allocate(res)
 	order := make([]int, len(res.Jobs))
 	for i := range order {
 		order[i] = i
@@ -697,30 +696,6 @@ func batsimJobs(res *sim.Result, workload string) []batsimJob {
 	return rows
 }
 
-// writeBatsimJobs writes res as Batsim's jobs.csv, one line per job in
-// job ID order (see batsimJobs).
-func writeBatsimJobs(w io.Writer, res *sim.Result, workload string) error {
-	// encoding/csv quotes a field holding a comma, a quote or a line
-	// break (a workload name may), as Batsim's readers expect.
-	cw := csv.NewWriter(w)
-	if err := cw.Write(batsimColumns); err != nil {
-		return err
-	}
-	rec := make([]string, len(batsimColumns))
-	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
-	for _, r := range batsimJobs(res, workload) {
-		rec = append(rec[:0], itoa(r.JobID), r.WorkloadName, r.Profile, itoa(r.SubmissionTime), itoa(r.RequestedResources),
-			itoa(r.RequestedTime), itoa(int64(r.Success)), r.FinalState, itoa(r.StartingTime), itoa(r.ExecutionTime),
-			itoa(r.FinishTime), itoa(r.WaitingTime), itoa(r.TurnaroundTime), strconv.FormatFloat(r.Stretch, 'g', 10, 64),
-			r.AllocatedResources, "-1", r.Metadata)
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
 func sortByID(order []int, res *sim.Result) {
 	sortedAlready := true
 	for k := 1; k < len(order); k++ {
@@ -742,121 +717,6 @@ func sortByID(order []int, res *sim.Result) {
 		}
 		return 0
 	})
-}
-
-// span is a run of processors [lo, hi).
-type span struct{ lo, hi int32 }
-
-// allocate gives every job of res concrete processors 0..P-1, lowest free
-// numbers first, replaying starts and ends in time order (ends first at
-// equal times, then zero-length jobs, then starts in arrival order), and
-// returns each job's Batsim interval set ("0-3 8-9").
-func allocate(res *sim.Result) []string {
-	type ev struct {
-		t    sim.Time
-		kind int8 // 0 end, 1 zero-length job, 2 start
-		ref  int32
-	}
-	evs := make([]ev, 0, 2*len(res.Jobs))
-	for i := range res.Jobs {
-		o := &res.Jobs[i]
-		if o.Start < 0 {
-			continue
-		}
-		if o.End == o.Start {
-			evs = append(evs, ev{o.Start, 1, int32(i)})
-			continue
-		}
-		evs = append(evs, ev{o.Start, 2, int32(i)}, ev{o.End, 0, int32(i)})
-	}
-	slices.SortFunc(evs, func(a, b ev) int {
-		switch {
-		case a.t != b.t:
-			return cmpInt(int64(a.t), int64(b.t))
-		case a.kind != b.kind:
-			return int(a.kind) - int(b.kind)
-		}
-		return int(a.ref - b.ref)
-	})
-	free := []span{{0, int32(res.Procs)}}
-	held := make([][]span, len(res.Jobs))
-	out := make([]string, len(res.Jobs))
-	var buf []byte
-	for _, e := range evs {
-		switch e.kind {
-		case 0:
-			for _, sp := range held[e.ref] {
-				free = release(free, sp)
-			}
-			held[e.ref] = nil
-		default:
-			var got []span
-			got, free = take(free, res.Jobs[e.ref].Procs)
-			buf = buf[:0]
-			for k, sp := range got {
-				if k > 0 {
-					buf = append(buf, ' ')
-				}
-				buf = strconv.AppendInt(buf, int64(sp.lo), 10)
-				if sp.hi-sp.lo > 1 {
-					buf = append(buf, '-')
-					buf = strconv.AppendInt(buf, int64(sp.hi-1), 10)
-				}
-			}
-			out[e.ref] = string(buf)
-			if e.kind == 1 {
-				for _, sp := range got {
-					free = release(free, sp)
-				}
-			} else {
-				held[e.ref] = got
-			}
-		}
-	}
-	return out
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// take removes n processors from the front of the free list.
-func take(free []span, n int32) (got, rest []span) {
-	i := 0
-	for n > 0 && i < len(free) {
-		sp := free[i]
-		if sp.hi-sp.lo <= n {
-			got = append(got, sp)
-			n -= sp.hi - sp.lo
-			i++
-			continue
-		}
-		got = append(got, span{sp.lo, sp.lo + n})
-		free[i].lo += n
-		n = 0
-	}
-	return got, free[i:]
-}
-
-// release returns sp to the sorted free list, merging neighbours.
-func release(free []span, sp span) []span {
-	i, _ := slices.BinarySearchFunc(free, sp.lo, func(a span, lo int32) int { return int(a.lo - lo) })
-	free = slices.Insert(free, i, sp)
-	if i+1 < len(free) && free[i].hi == free[i+1].lo {
-		free[i].hi = free[i+1].hi
-		free = slices.Delete(free, i+1, i+2)
-	}
-	if i > 0 && free[i-1].hi == free[i].lo {
-		free[i-1].hi = free[i].hi
-		free = slices.Delete(free, i, i+1)
-	}
-	return free
 }
 
 // parseParams reads --param NAME=VALUE flags.

@@ -6,6 +6,7 @@ import (
 
 	"encoding/csv"
 	"encoding/json"
+	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/internal/testdata"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func TestSimulateOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(rows[0], ",") != strings.Join(batsimColumns, ",") || len(rows) != 6 {
+	if strings.Join(rows[0], ",") != strings.Join(batsim.JobsColumns, ",") || len(rows) != 6 {
 		t.Fatalf("header %v, %d rows", rows[0], len(rows))
 	}
 	// Job 2 of compress.swf: submitted at 1, starts at 20 after compression,
@@ -129,7 +130,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{"bad metric", []string{"simulate", "--scheduler", "pbas", "--param", "metric=speed", "builtin:KTH-SP2"}, 2, "valid: wait, resp, sld, bsld, util"},
 		{"bad candidates", []string{"simulate", "--scheduler", "pbas", "--param", "candidates=maui,sjf", "builtin:KTH-SP2"}, 2, "conservative, easy, flex, maui"},
 		{"param without value", []string{"simulate", "--scheduler", "flex", "--param", "slack", "builtin:KTH-SP2"}, 2, "want NAME=VALUE"},
-		{"too wide", []string{"simulate", wide}, 1, "job 1 needs 8 processors but the machine has 4; pass --oversize drop"},
+		{"too wide", []string{"simulate", "--oversize", "error", wide}, 1, "job 1 needs 8 processors but the machine has 4; pass --oversize drop"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,6 +139,11 @@ func TestSimulateBadInput(t *testing.T) {
 				t.Errorf("exit %d (want %d), stderr %q lacks %q", code, tc.code, errOut, tc.message)
 			}
 		})
+	}
+	// By default, as in evaluate and clean, too-wide jobs are dropped, with
+	// a warning that counts them.
+	if code, _, errOut := runCLI(t, "simulate", wide); code != 0 || !strings.Contains(errOut, "1 jobs wider than the machine (4 processors) left out") {
+		t.Errorf("default oversize: exit %d, stderr %q", code, errOut)
 	}
 	for _, fix := range []string{"drop", "clamp"} {
 		code, out, errOut := runCLI(t, "simulate", "--json", "--oversize", fix, wide)

@@ -34,7 +34,9 @@ import (
 
 	"github.com/hpcwl/hpcwl/internal/jsonsafe"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/internal/atomicfile"
 	"github.com/hpcwl/hpcwl/internal/version"
 )
@@ -75,6 +77,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	prevWarn := warnOut
 	warnOut = stderr
 	defer func() { warnOut = prevWarn }()
+	runArgs, runInputs = args, nil
+	inputFrom, batsimVersion = "", batsim.Version4
+	defer func() { inputFrom, batsimVersion = "", batsim.Version4 }()
 	root := newRootCommand(stdout, stderr)
 	root.SetArgs(args)
 	invocation = append([]string{"hpcwl"}, args...)
@@ -136,6 +141,7 @@ func action(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Comman
 		if err := checkPositiveFlags(cmd); err != nil {
 			return err
 		}
+		warnDeprecated(cmd)
 		err := fn(cmd, args)
 		var ue usageError
 		if err == nil || errors.As(err, &ue) {
@@ -222,4 +228,29 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// annDeprecated marks a flag kept as a deprecated alias; its value is the
+// advice printed when the flag is used.
+const annDeprecated = "hpcwl-deprecated"
+
+// deprecate hides the flag name from the help and has a warning printed on
+// standard error (never on standard output, which may carry data) when it
+// is used.
+func deprecate(cmd *cobra.Command, name, advice string) {
+	f := cmd.Flags().Lookup(name)
+	if f.Annotations == nil {
+		f.Annotations = map[string][]string{}
+	}
+	f.Annotations[annDeprecated] = []string{advice}
+	f.Hidden = true
+}
+
+// warnDeprecated warns of every deprecated flag given on the command line.
+func warnDeprecated(cmd *cobra.Command) {
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if advice, ok := f.Annotations[annDeprecated]; ok {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: --%s is deprecated: %s\n", f.Name, advice[0])
+		}
+	})
 }

@@ -171,6 +171,7 @@ type traceFlags struct {
 func (f *traceFlags) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.procs, "procs", 0, "machine size in processors (default: the log's MaxProcs, else MaxNodes)")
 	positiveFlags(cmd, "procs")
+	addInputFormatFlag(cmd)
 }
 
 // load reads the trace named on the command line, in any format hpcwl

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(testdata.Main(m))
 }
 
 // TestInterrupt checks that SIGINT and SIGTERM stop a long command promptly
@@ -49,7 +50,7 @@ func TestInterrupt(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(exe, "-test.run=^$")
 			cmd.Env = append(os.Environ(), "HPCWL_RUN_MAIN=1",
-				"HPCWL_ARGS=generate lublin --jobs 2000000 -o "+filepath.Join(dir, "out.swf"))
+				"HPCWL_ARGS=generate lublin --count 2000000 -o "+filepath.Join(dir, "out.swf"))
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/builtin"
@@ -20,9 +23,11 @@ import (
 
 // writeTrace writes t to name ("-" is stdout) in the format given by to
 // (swf, csv, batsim or parquet), else by name's extension; see outputFormat.
-// The file is written atomically and gzipped when name ends in ".gz". A
-// Parquet file records the provenance (see provenance): the input trace is
-// src[0] when given (the log t was made from), else t itself.
+// The file is written atomically and gzipped when name ends in ".gz". The
+// output records its provenance (docs/formats.md): SWF, CSV and Batsim in
+// the header (see stamped); a Parquet file in its SWF header too and in its
+// metadata (see provenance), whose input trace is src[0] when given (the log t was made
+// from), else t itself.
 func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace.Trace) error {
 	in := t
 	if len(src) > 0 && src[0] != nil {
@@ -37,6 +42,9 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace
 	}
 	if format == formatBatsim {
 		// Check before creating the output, so that no file is left behind.
+		if _, err := batsim.DelayType(batsimVersion); err != nil {
+			return usagef("--batsim-version: %v", err)
+		}
 		if _, err := t.MachineSize(); err != nil {
 			return err
 		}
@@ -44,16 +52,17 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace
 			fmt.Fprintf(warnOut, "warning: %s: %s\n", name, d.String())
 		}
 	}
+	st := stamped(t)
 	return writeOutput(name, stdout, func(w io.Writer) error {
 		switch format {
 		case formatCSV:
-			return t.WriteCSV(w)
+			return st.WriteCSV(w)
 		case formatBatsim:
-			return batsim.Write(w, t)
+			return batsim.WriteVersion(w, st, batsimVersion)
 		case formatParquet:
-			return t.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
+			return st.WriteParquet(w, provenance(in.Name, in.SHA256, nil))
 		}
-		return t.WriteSWF(w)
+		return st.WriteSWF(w)
 	})
 }
 
@@ -61,10 +70,41 @@ func writeTrace(t *trace.Trace, name, to string, stdout io.Writer, src ...*trace
 // a header only is never what was asked for.
 var errNoJobs = errors.New("the output would hold no jobs")
 
-// inputFormat returns the format of the trace file name from its extension:
-// CSV for .csv, Batsim for .json (each optionally .gz), Parquet for
-// .parquet, SWF otherwise (trace.Load reads a Parquet file of any name too).
+// formatBatsimJobs is the jobs.csv a Batsim run writes (the schedule it
+// simulated); it is read, never written, as a trace.
+const formatBatsimJobs = "batsim-jobs"
+
+// inputFormats are the formats --from names.
+var inputFormats = []string{formatSWF, formatCSV, formatBatsim, formatParquet, formatBatsimJobs}
+
+// inputFrom is the format given by --from for the traces the running
+// command reads ("" when not given: from the name).
+var inputFrom string
+
+// batsimVersion is the Batsim version whose workloads the running command
+// writes (--batsim-version).
+var batsimVersion = batsim.Version4
+
+// addInputFormatFlag adds --from to a command reading traces.
+func addInputFormatFlag(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&inputFrom, "from", "", "input format: "+strings.Join(inputFormats, ", ")+
+		" (Batsim's jobs.csv of a run); default: from the extension (.csv, .json, .parquet, else swf), swf for standard input")
+}
+
+// addBatsimVersionFlag adds --batsim-version to a command writing traces.
+func addBatsimVersionFlag(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&batsimVersion, "batsim-version", batsim.Version4,
+		`Batsim version of a Batsim workload output: 4 (profile type "delay") or 5 ("DelayProfile")`)
+}
+
+// inputFormat returns the format of the trace file name: --from when given,
+// else from its extension: CSV for .csv, Batsim for .json (each optionally
+// .gz), Parquet for .parquet, SWF otherwise (trace.Load reads a Parquet
+// file of any name too).
 func inputFormat(name string) string {
+	if inputFrom != "" {
+		return inputFrom
+	}
 	if name == "-" || builtin.Is(name) {
 		return formatSWF
 	}
@@ -92,12 +132,15 @@ var reading readSettings
 // loadAnyTrace reads a trace in any format hpcwl writes: SWF (a file, "-"
 // or "builtin:NAME"), CSV (.csv) or a Batsim workload (.json), the files
 // optionally gzipped, or Parquet (.parquet, or any file starting with the
-// Parquet magic bytes). The optional opts[0] gives the machine size.
+// Parquet magic bytes), and with --from batsim-jobs the jobs.csv of a
+// Batsim run. The optional opts[0] gives the machine size. The trace is
+// recorded as an input of the running command (see recordInput).
 func loadAnyTrace(name string, opts ...trace.Options) (*trace.Trace, error) {
 	t, err := loadAnyTraceQuiet(name, opts...)
 	if err != nil {
 		return nil, err
 	}
+	recordInput(t)
 	if t.Oddities.Any() {
 		fmt.Fprintf(warnOut, "warning: %s: %s\n", name, t.Oddities.String())
 	}
@@ -121,6 +164,9 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 	}
 	opt.Lenient = reading.lenient
 	format := inputFormat(name)
+	if !slices.Contains(inputFormats, format) {
+		return nil, usagef("unknown format %q for --from; valid: %s", format, strings.Join(inputFormats, ", "))
+	}
 	switch format {
 	case formatSWF:
 		t, err := trace.Load(name, opt)
@@ -131,18 +177,22 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 	case formatParquet:
 		return trace.LoadParquet(name, opt)
 	}
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, err
+	var f *os.File
+	if name == "-" {
+		f = os.Stdin
+	} else {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil, err
+		}
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, expected a %s file", name, strings.ToUpper(format))
+		}
+		if f, err = os.Open(name); err != nil {
+			return nil, err
+		}
+		defer f.Close()
 	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory, expected a %s file", name, strings.ToUpper(format))
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	sum := sha256.New()
 	br := bufio.NewReaderSize(io.TeeReader(f, sum), 64<<10)
 	var r io.Reader = br
@@ -155,9 +205,13 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		r = zr
 	}
 	var t *trace.Trace
-	if format == formatCSV {
+	var err error
+	switch format {
+	case formatCSV:
 		t, err = trace.ReadCSV(r, name, opt)
-	} else {
+	case formatBatsimJobs:
+		t, err = batsim.ReadJobs(r, name, opt)
+	default:
 		t, err = batsim.Read(r, name, opt)
 	}
 	if err != nil {

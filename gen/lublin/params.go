@@ -73,6 +73,24 @@ type Params struct {
 	// offered load, which generation reproduces by default (see
 	// [Config.Load]).
 	Target *Target `json:"target,omitempty"`
+	// Source, when set (by fitting a log), records where the parameters
+	// come from; generation ignores it.
+	Source *Source `json:"source,omitempty"`
+}
+
+// Source records the log a parameter set was fitted to and the run that
+// fitted it.
+type Source struct {
+	// Log names the fitted log and SHA256 gives the hex SHA-256 of its
+	// bytes as read.
+	Log    string `json:"log"`
+	SHA256 string `json:"sha256"`
+	// MachineProcs is the machine size the log was read with.
+	MachineProcs int `json:"machine_procs"`
+	// Version is the version of the fitting program and Command its
+	// command line.
+	Version string `json:"version"`
+	Command string `json:"command,omitempty"`
 }
 
 // Target is what a fitted log offered: its arrival rate and load. The

@@ -3,9 +3,13 @@
 package testdata
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -46,6 +50,7 @@ func Dir(tb testing.TB) string {
 		if os.Getenv("HPCWL_REQUIRE_DATA") != "" {
 			tb.Fatalf("real logs required but not found in %s", dir)
 		}
+		skipped.Add(1)
 		tb.Skipf("NOT RUN: real logs not found in %s (set HPCWL_DATA to their directory)", dir)
 	}
 	return dir
@@ -56,6 +61,33 @@ func Dir(tb testing.TB) string {
 func Path(tb testing.TB, file string) string {
 	tb.Helper()
 	return filepath.Join(Dir(tb), file)
+}
+
+// skipped counts the tests of this test binary skipped for want of the
+// real logs.
+var skipped atomic.Int64
+
+// Where tells where the real logs come from.
+const Where = "the cleaned logs of the Parallel Workloads Archive, https://www.cs.huji.ac.il/labs/parallel/workload/logs.html " +
+	"(file names in internal/testdata.Logs), in ../shared/data/swf beside the repository or in $HPCWL_DATA"
+
+// Main runs the tests of a package that reads the real logs; call it from
+// TestMain: os.Exit(testdata.Main(m)). When tests were skipped because the
+// logs are missing, it says how many and where to get the logs in one line
+// on the terminal (go test shows nothing of a passing package otherwise),
+// or on standard error when there is no terminal.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if n := skipped.Load(); n > 0 {
+		pkg := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
+		var w io.Writer = os.Stderr
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			defer tty.Close()
+			w = tty
+		}
+		fmt.Fprintf(w, "NOT RUN: %d tests of %s need the real logs; get %s\n", n, pkg, Where)
+	}
+	return code
 }
 
 // Odd returns the path of a hand-made log in internal/testdata/odd, each

@@ -82,12 +82,19 @@ func fromSourceTree() (rev string, dirty, ok bool) {
 		return "", false, false
 	}
 	dir := filepath.Dir(file)
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	git := func(args ...string) ([]byte, error) {
+		c := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		// Without optional locks, git status neither waits for nor fails on
+		// the index lock of a git command running at the same time.
+		c.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		return c.Output()
+	}
+	out, err := git("rev-parse", "HEAD")
 	if err != nil {
 		return "", false, false
 	}
 	rev = strings.TrimSpace(string(out))
-	st, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
+	st, err := git("status", "--porcelain", "--untracked-files=no")
 	if err != nil {
 		return "", false, false
 	}

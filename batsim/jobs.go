@@ -1,0 +1,195 @@
+package batsim
+
+import (
+	"encoding/csv"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// JobsColumns are the columns of Batsim's jobs.csv (the output of a
+// Batsim run), in order.
+var JobsColumns = []string{"job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
+	"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
+	"turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
+
+// WriteJobs writes the schedule res as Batsim's jobs.csv would record it,
+// one line per job in job ID order, workload naming the workload_name
+// column; fields holding a comma or a quote are quoted. Processors are numbered 0..P-1 and allocated lowest
+// numbers first, so that allocated_resources is a valid Batsim interval
+// set; energy is not modelled (-1).
+func WriteJobs(w io.Writer, res *sim.Result, workload string) error {
+	// encoding/csv quotes a field holding a comma, a quote or a line
+	// break (a workload name may), as Batsim's readers expect.
+	cw := csv.NewWriter(w)
+	if err := cw.Write(JobsColumns); err != nil {
+		return err
+	}
+	alloc := Allocate(res)
+	order := make([]int, len(res.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sortByID(order, res)
+	rec := make([]string, len(JobsColumns))
+	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, i := range order {
+		o := &res.Jobs[i]
+		exec := o.Ran()
+		turn := o.End - o.Submit
+		success, state := "1", "COMPLETED_SUCCESSFULLY"
+		if o.Killed {
+			success, state = "0", "COMPLETED_WALLTIME_REACHED"
+		}
+		// The rule of the metrics package: max(1, turnaround / max(runtime, 1 s)).
+		stretch := strconv.FormatFloat(max(1, float64(turn)/float64(max(exec, 1))), 'g', 10, 64)
+		rec = append(rec[:0], itoa(o.ID), workload, "rigid", itoa(int64(o.Submit)), itoa(int64(o.Procs)),
+			itoa(int64(o.Estimate)), success, state, itoa(int64(o.Start)), itoa(int64(exec)), itoa(int64(o.End)),
+			itoa(int64(o.Wait())), itoa(int64(turn)), stretch, alloc[i], "-1", "")
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func sortByID(order []int, res *sim.Result) {
+	sortedAlready := true
+	for k := 1; k < len(order); k++ {
+		if res.Jobs[order[k]].ID < res.Jobs[order[k-1]].ID {
+			sortedAlready = false
+			break
+		}
+	}
+	if sortedAlready {
+		return
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		x, y := res.Jobs[a].ID, res.Jobs[b].ID
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+}
+
+// span is a run of processors [lo, hi).
+type span struct{ lo, hi int32 }
+
+// Allocate gives every job of res concrete processors 0..P-1, lowest free
+// numbers first, replaying starts and ends in time order (ends first at
+// equal times, then zero-length jobs, then starts in arrival order), and
+// returns each job's Batsim interval set ("0-3 8-9").
+func Allocate(res *sim.Result) []string {
+	type ev struct {
+		t    sim.Time
+		kind int8 // 0 end, 1 zero-length job, 2 start
+		ref  int32
+	}
+	evs := make([]ev, 0, 2*len(res.Jobs))
+	for i := range res.Jobs {
+		o := &res.Jobs[i]
+		if o.Start < 0 {
+			continue
+		}
+		if o.End == o.Start {
+			evs = append(evs, ev{o.Start, 1, int32(i)})
+			continue
+		}
+		evs = append(evs, ev{o.Start, 2, int32(i)}, ev{o.End, 0, int32(i)})
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		switch {
+		case a.t != b.t:
+			return cmpInt(int64(a.t), int64(b.t))
+		case a.kind != b.kind:
+			return int(a.kind) - int(b.kind)
+		}
+		return int(a.ref - b.ref)
+	})
+	free := []span{{0, int32(res.Procs)}}
+	held := make([][]span, len(res.Jobs))
+	out := make([]string, len(res.Jobs))
+	var buf []byte
+	for _, e := range evs {
+		switch e.kind {
+		case 0:
+			for _, sp := range held[e.ref] {
+				free = release(free, sp)
+			}
+			held[e.ref] = nil
+		default:
+			var got []span
+			got, free = take(free, res.Jobs[e.ref].Procs)
+			buf = buf[:0]
+			for k, sp := range got {
+				if k > 0 {
+					buf = append(buf, ' ')
+				}
+				buf = strconv.AppendInt(buf, int64(sp.lo), 10)
+				if sp.hi-sp.lo > 1 {
+					buf = append(buf, '-')
+					buf = strconv.AppendInt(buf, int64(sp.hi-1), 10)
+				}
+			}
+			out[e.ref] = string(buf)
+			if e.kind == 1 {
+				for _, sp := range got {
+					free = release(free, sp)
+				}
+			} else {
+				held[e.ref] = got
+			}
+		}
+	}
+	return out
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// take removes n processors from the front of the free list.
+func take(free []span, n int32) (got, rest []span) {
+	i := 0
+	for n > 0 && i < len(free) {
+		sp := free[i]
+		if sp.hi-sp.lo <= n {
+			got = append(got, sp)
+			n -= sp.hi - sp.lo
+			i++
+			continue
+		}
+		got = append(got, span{sp.lo, sp.lo + n})
+		free[i].lo += n
+		n = 0
+	}
+	return got, free[i:]
+}
+
+// release returns sp to the sorted free list, merging neighbours.
+func release(free []span, sp span) []span {
+	i, _ := slices.BinarySearchFunc(free, sp.lo, func(a span, lo int32) int { return int(a.lo - lo) })
+	free = slices.Insert(free, i, sp)
+	if i+1 < len(free) && free[i].hi == free[i+1].lo {
+		free[i].hi = free[i+1].hi
+		free = slices.Delete(free, i+1, i+2)
+	}
+	if i > 0 && free[i-1].hi == free[i].lo {
+		free[i-1].hi = free[i].hi
+		free = slices.Delete(free, i, i+1)
+	}
+	return free
+}

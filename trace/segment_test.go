@@ -1,0 +1,41 @@
+package trace
+
+import (
+	"testing"
+
+	"github.com/hpcwl/hpcwl/swf"
+)
+
+// TestSegments cuts a log of jobs at 0, 5, 10, 14 and 25 s into segments of
+// 10 s: [0, 10) holds the first two, [10, 20) the next one with its submit
+// now 4, and [20, 30) is incomplete (the log ends at 26 s) and left out.
+func TestSegments(t *testing.T) {
+	var h swf.Header
+	h.Set("UnixStartTime", "1000")
+	h.Set("TimeZoneString", "UTC")
+	var jobs []Job
+	for i, s := range []int64{0, 5, 10, 14, 25} {
+		jobs = append(jobs, Job{ID: int64(i + 1), Submit: s, Runtime: 1, Procs: 1, ReqProcs: 1, Wait: 0})
+	}
+	tr := New(h, jobs, Options{Procs: 4})
+	tr.Name = "x"
+	segs := tr.Segments(10)
+	if len(segs) != 2 {
+		t.Fatalf("%d segments, want 2", len(segs))
+	}
+	if segs[0].Len() != 2 || segs[1].Len() != 2 {
+		t.Fatalf("segment sizes %d, %d, want 2, 2", segs[0].Len(), segs[1].Len())
+	}
+	if s := segs[1].Jobs[0].Submit; s != 0 {
+		t.Errorf("second segment's first submit %d, want 0 (10 - 10)", s)
+	}
+	if s := segs[1].Jobs[1].Submit; s != 4 {
+		t.Errorf("second segment's second submit %d, want 4", s)
+	}
+	if v, _ := segs[1].Header.Get("UnixStartTime"); v != "1010" {
+		t.Errorf("second segment's UnixStartTime %q, want 1010", v)
+	}
+	if segs[0].Name != "x [0, 10)" {
+		t.Errorf("name %q", segs[0].Name)
+	}
+}
