@@ -42,7 +42,7 @@ by maximum likelihood. The parameters are written as JSON with -o (standard
 output by default), with the log's name and SHA-256, ready for
 "hpcwl generate minh --params FILE".` + exitStatusHelp,
 		Example: `  hpcwl fit minh HPC2N-2002-2.2-cln.swf.gz -o hpc2n-minh.json
-  hpcwl generate minh --params hpc2n-minh.json --jobs 100000 -o synthetic.swf`,
+  hpcwl generate minh --params hpc2n-minh.json --count 100000 -o synthetic.swf`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runFitMinh(opts, args[0], stdout, stderr)
@@ -116,7 +116,7 @@ and 2 of Minh and Wolters). Arrivals (--arrival-process): "mwm" (the default
 when the parameter file has one) draws bin counts from the multifractal
 wavelet model fitted to the log (Haar cascade with one symmetric Beta per
 scale, standing in for the paper's unpublished modification of MWM) over the
-log's span, the rate scaled to --jobs, and places each bin's arrivals
+log's span, the rate scaled to --count, and places each bin's arrivals
 uniformly; "poisson" uses a Poisson process with the log's mean
 inter-arrival time. --arrivals TRACE takes the arrival times of the
 successful jobs of a log instead (one synthetic job per arrival, the paper's
@@ -128,23 +128,23 @@ otherwise a runtime class is drawn by the mixture weights, a parallelism
 label by the label table, the runtime from the class's Gaussian (drawn again
 while negative) and the processors from the cell's processor counts. The
 same parameters and seed give the same jobs.` + exitStatusHelp,
-		Example: `  hpcwl generate minh --params hpc2n-minh.json --jobs 100000 --seed 2 -o synthetic.swf
+		Example: `  hpcwl generate minh --params hpc2n-minh.json --count 100000 --seed 2 -o synthetic.swf
   hpcwl generate minh --params hpc2n-minh.json --arrivals HPC2N-2002-2.2-cln.swf.gz -o model.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(cmd *cobra.Command, _ []string) error {
-			opts.jobsSet = cmd.Flags().Changed("jobs")
+			opts.jobsSet = cmd.Flags().Changed("count")
 			return runGenerateMinh(opts, stdout, stderr)
 		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.params, "params", "", `parameter file (JSON) written by "hpcwl fit minh" (required)`)
-	f.IntVar(&opts.jobs, "jobs", 10000, "number of jobs (with Poisson arrivals)")
+	f.IntVar(&opts.jobs, "count", 10000, "number of jobs (with MWM or Poisson arrivals)")
 	f.StringVar(&opts.process, "arrival-process", "", `"mwm" or "poisson" (default: mwm when the parameters have it)`)
 	f.StringVar(&opts.arrivals, "arrivals", "", "take the arrival times of this log's successful jobs instead of Poisson arrivals")
 	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
 	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
 	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the extension)")
-	positiveFlags(cmd, "jobs")
+	positiveFlags(cmd, "count")
 	return cmd
 }
 
@@ -153,7 +153,7 @@ func runGenerateMinh(opts generateMinhOptions, stdout, stderr io.Writer) error {
 		return usagef("generate minh needs --params FILE (written by \"hpcwl fit minh\")")
 	}
 	if opts.jobs < 1 {
-		return usagef("--jobs must be positive, got %d", opts.jobs)
+		return usagef("--count must be positive, got %d", opts.jobs)
 	}
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
@@ -167,7 +167,7 @@ func runGenerateMinh(opts generateMinhOptions, stdout, stderr io.Writer) error {
 		return usagef("--arrival-process and --arrivals exclude each other")
 	}
 	if opts.arrivals != "" && opts.jobsSet {
-		return usagef("--jobs and --arrivals exclude each other: the arrivals give the number of jobs")
+		return usagef("--count and --arrivals exclude each other: the arrivals give the number of jobs")
 	}
 	if err := checkOutputs([]string{opts.params, opts.arrivals}, output{"-o", opts.out}); err != nil {
 		return err

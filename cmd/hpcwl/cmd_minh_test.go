@@ -29,7 +29,7 @@ func TestFitGenerateMinh(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "syn.swf")
-	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--jobs", "500", "--seed", "3", "-o", out); code != 0 {
+	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--count", "500", "--seed", "3", "-o", out); code != 0 {
 		t.Fatalf("generate: exit %d: %s", code, errOut)
 	}
 	tr, err := trace.Load(out, trace.Options{})
@@ -39,7 +39,7 @@ func TestFitGenerateMinh(t *testing.T) {
 	if tr.Len() != 500 || tr.Jobs[499].Processors() < 1 || !strings.Contains(strings.Join(tr.Header.Notes(), "|"), "MWM arrivals") {
 		t.Errorf("generated %d jobs; header %s", tr.Len(), strings.Join(tr.Header.Notes(), "|"))
 	}
-	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--jobs", "500", "--arrival-process", "poisson", "-o", out); code != 0 {
+	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--count", "500", "--arrival-process", "poisson", "-o", out); code != 0 {
 		t.Fatalf("generate poisson: exit %d: %s", code, errOut)
 	}
 	if tr, err = trace.Load(out, trace.Options{}); err != nil || tr.Jobs[0].Submit != 0 || !strings.Contains(strings.Join(tr.Header.Notes(), "|"), "Poisson arrivals") {
@@ -69,7 +69,7 @@ func TestFitGenerateMinh(t *testing.T) {
 	for _, args := range [][]string{
 		{"generate", "minh", "-o", "x.swf"},
 		{"generate", "minh", "--params", params, "--arrival-process", "lrd", "-o", "x.swf"},
-		{"generate", "minh", "--params", params, "--jobs", "5", "--arrivals", "builtin:KTH-SP2", "-o", "x.swf"},
+		{"generate", "minh", "--params", params, "--count", "5", "--arrivals", "builtin:KTH-SP2", "-o", "x.swf"},
 		{"fit", "minh", "--gmax", "0", "builtin:KTH-SP2"},
 		{"fit", "minh", "--delta", "-3", "builtin:KTH-SP2"},
 	} {
