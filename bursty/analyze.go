@@ -142,6 +142,13 @@ type Report struct {
 	// Temporal is the temporal entropy curve, real and Poisson (scales with
 	// fewer than two intervals are left out).
 	Temporal []ScalePoint `json:"temporal"`
+	// Samples behind the figures (not in the JSON): the BoT inter-arrival
+	// times (Fig. 2), and per bag of two or more jobs its submission duration
+	// (Fig. 3) and mean runtime (Fig. 5b), all sorted ascending.
+	BIASample      []float64 `json:"-"`
+	DurationSample []float64 `json:"-"`
+	RuntimeSample  []float64 `json:"-"`
+
 	// HurstBin is the bin width of the arrival-count series; Hurst its
 	// estimates (R/S, variance-time, periodogram) and ACF its
 	// autocorrelation at lags 1..10 (eq. 1).
@@ -288,11 +295,13 @@ func (r *Report) bags(jobs []trace.Job, opt Options) {
 		r.JobsInBoTs += len(b)
 		r.MaxBoTSize = max(r.MaxBoTSize, len(b))
 		d := jobs[b[len(b)-1]].Submit - jobs[b[0]].Submit
+		r.DurationSample = append(r.DurationSample, float64(d))
 		if d < 1000 {
 			under++
 		}
 		r.MaxDuration = max(r.MaxDuration, d)
 		mean, sd := meanSD(jobs, b)
+		r.RuntimeSample = append(r.RuntimeSample, mean)
 		k := 0
 		if mean >= 100 {
 			k = int(math.Floor(math.Log10(mean))) - 1
@@ -303,6 +312,8 @@ func (r *Report) bags(jobs []trace.Job, opt Options) {
 		rows[k].n++
 		rows[k].sd += sd
 	}
+	slices.Sort(r.DurationSample)
+	slices.Sort(r.RuntimeSample)
 	r.FractionInBoTs = float64(r.JobsInBoTs) / float64(len(jobs))
 	if r.MultiJobBoTs > 0 {
 		r.MeanBoTSize = float64(r.JobsInBoTs) / float64(r.MultiJobBoTs)
@@ -341,5 +352,6 @@ func (r *Report) bia(jobs []trace.Job, opt Options) {
 	}
 	r.BIAUnderDelta = float64(under) / float64(len(b))
 	slices.Sort(b)
+	r.BIASample = b
 	r.BIAMedian = stats.QuantileSorted(b, 0.5)
 }

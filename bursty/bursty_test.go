@@ -156,6 +156,10 @@ func TestAnalyzeSmall(t *testing.T) {
 	if r.BIAs != 2 || r.BIAUnderDelta != 1 || r.MeanInterArrival != 50 {
 		t.Errorf("BIA %d %v mean %v", r.BIAs, r.BIAUnderDelta, r.MeanInterArrival)
 	}
+	// Bags {0 s, 50 s} (runtimes 0, 3) and {130 s, 200 s} (100, 300).
+	if !slices.Equal(r.BIASample, []float64{50, 70}) || !slices.Equal(r.DurationSample, []float64{50, 70}) || !slices.Equal(r.RuntimeSample, []float64{1.5, 200}) {
+		t.Errorf("samples %v %v %v", r.BIASample, r.DurationSample, r.RuntimeSample)
+	}
 	if !slices.Equal(r.Unknown, []Attribute{Executable}) {
 		t.Errorf("unknown %v", r.Unknown)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -30,6 +32,7 @@ type burstsOptions struct {
 	seed     uint64
 	json     bool
 	curve    string
+	figures  string
 }
 
 func newBurstsCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -59,6 +62,12 @@ correlation of runtime and processors (Table VI; processors are the
 requested ones, or the allocated with --allocated), and the Hurst parameter and
 autocorrelation of the arrival counts per --bin seconds.
 
+--figures DIR writes the data behind the paper's figures as CSV: bia_cdf.csv
+(CDF of the BoT inter-arrival times, Fig. 2), bot_durations_cdf.csv
+(submission durations, Fig. 3), bot_sizes.csv (size histogram of all bags
+with the CCDF P(size >= s), Figs. 4 and 5a) and bot_runtimes_ccdf.csv (mean
+runtimes of bags of two or more jobs, Fig. 5b).
+
 Only jobs that completed successfully (status 1) are used unless --all-jobs.` + exitStatusHelp,
 		Example: `  hpcwl bursts HPC2N-2002-2.2-cln.swf.gz
   hpcwl bursts --json --per-user HPC2N-2002-2.2-cln.swf.gz
@@ -79,6 +88,7 @@ Only jobs that completed successfully (status 1) are used unless --all-jobs.` + 
 	f.Uint64Var(&opts.seed, "seed", 1, "seed of the Poisson and uniform baselines")
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
 	f.StringVar(&opts.curve, "curve", "", "write the temporal entropy curve as CSV to this file")
+	f.StringVar(&opts.figures, "figures", "", "write the data of the paper's Figs. 2-5 as CSV files into this directory (created)")
 	positiveFlags(cmd, "max-procs")
 	return cmd
 }
@@ -121,6 +131,11 @@ func runBursts(_ context.Context, opts burstsOptions, name string, stdout, stder
 	}
 	if opts.curve != "" {
 		if err := writeOutput(opts.curve, stdout, func(w io.Writer) error { return writeEntropyCurve(w, r.Temporal) }); err != nil {
+			return err
+		}
+	}
+	if opts.figures != "" {
+		if err := writeBurstFigures(opts.figures, r); err != nil {
 			return err
 		}
 	}
@@ -202,4 +217,61 @@ func scaleName(s float64) string {
 		return fmt.Sprintf("%gmin", s/60)
 	}
 	return fmt.Sprintf("%gs", s)
+}
+
+// writeBurstFigures writes the CSV files of --figures into dir.
+func writeBurstFigures(dir string, r *bursty.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	write := func(name string, header []string, rows [][]string) error {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		cw := csv.NewWriter(f)
+		_ = cw.Write(header)
+		_ = cw.WriteAll(rows)
+		if err := cw.Error(); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	// dist returns one row per distinct value of the sorted sample with
+	// P(X <= v) (cdf) or P(X >= v) (ccdf).
+	dist := func(sorted []float64, ccdf bool) [][]string {
+		var rows [][]string
+		n := float64(len(sorted))
+		for i := 0; i < len(sorted); {
+			j := i
+			for j < len(sorted) && sorted[j] == sorted[i] {
+				j++
+			}
+			p := float64(j) / n
+			if ccdf {
+				p = float64(len(sorted)-i) / n
+			}
+			rows = append(rows, []string{g(sorted[i]), g(p)})
+			i = j
+		}
+		return rows
+	}
+	if err := write("bia_cdf.csv", []string{"bia_s", "cdf"}, dist(r.BIASample, false)); err != nil {
+		return err
+	}
+	if err := write("bot_durations_cdf.csv", []string{"duration_s", "cdf"}, dist(r.DurationSample, false)); err != nil {
+		return err
+	}
+	if err := write("bot_runtimes_ccdf.csv", []string{"mean_runtime_s", "ccdf"}, dist(r.RuntimeSample, true)); err != nil {
+		return err
+	}
+	var rows [][]string
+	left := r.BoTs
+	for _, sc := range r.Sizes {
+		rows = append(rows, []string{strconv.Itoa(sc.Size), strconv.Itoa(sc.Count), g(float64(left) / float64(r.BoTs))})
+		left -= sc.Count
+	}
+	return write("bot_sizes.csv", []string{"size", "bags", "ccdf"}, rows)
 }

@@ -25,8 +25,10 @@ func TestBursts(t *testing.T) {
 }
 
 func TestBurstsJSONAndCurve(t *testing.T) {
-	curve := filepath.Join(t.TempDir(), "ne.csv")
-	code, out, errOut := runCLI(t, "bursts", "--json", "--per-user", "--curve", curve, "builtin:KTH-SP2")
+	dir := t.TempDir()
+	curve := filepath.Join(dir, "ne.csv")
+	figs := filepath.Join(dir, "figs")
+	code, out, errOut := runCLI(t, "bursts", "--json", "--per-user", "--curve", curve, "--figures", figs, "builtin:KTH-SP2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -53,6 +55,26 @@ func TestBurstsJSONAndCurve(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if lines[0] != "scale_s,real,poisson" || len(lines) != len(r.Temporal)+1 || !strings.HasPrefix(lines[1], "60,") {
 		t.Errorf("curve:\n%s", b)
+	}
+	for _, f := range []struct{ name, first, last string }{
+		{"bia_cdf.csv", "bia_s,cdf", ",1"},
+		{"bot_durations_cdf.csv", "duration_s,cdf", ",1"},
+		{"bot_runtimes_ccdf.csv", "mean_runtime_s,ccdf", ""},
+		{"bot_sizes.csv", "size,bags,ccdf", ""},
+	} {
+		b, err := os.ReadFile(filepath.Join(figs, f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if lines[0] != f.first || !strings.HasSuffix(lines[len(lines)-1], f.last) || len(lines) < 3 {
+			t.Errorf("%s:\n%s", f.name, b)
+		}
+	}
+	// All bags: the CCDF of sizes starts at 1.
+	b, _ = os.ReadFile(filepath.Join(figs, "bot_sizes.csv"))
+	if !strings.HasPrefix(strings.Split(string(b), "\n")[1], "1,") || !strings.HasSuffix(strings.Split(string(b), "\n")[1], ",1") {
+		t.Errorf("bot_sizes.csv:\n%s", b)
 	}
 }
 
