@@ -18,7 +18,7 @@ func TestFitHPC2N(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	fitStart := time.Now()
 	m, err := Fit(tr, FitOptions{Options: DefaultOptions(), GMax: 9})
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,35 @@ func TestFitHPC2N(t *testing.T) {
 	for i := range sel {
 		arr[i] = float64(sel[i].Submit)
 	}
-	syn := trace.New(tr.Header, m.Generate(arr, 1), trace.Options{})
+	synJobs, synBags := m.GenerateBags(arr, 1)
+	syn := trace.New(tr.Header, synJobs, trace.Options{})
+	// Fig. 5: sizes of all bags, and mean runtimes of bags of two or more.
+	attrs, _ := KnownAttributes(sel)
+	var realSizes, synSizes, realRun, synRun []float64
+	for _, b := range DetectBoTs(sel, 100, attrs, Global) {
+		realSizes = append(realSizes, float64(len(b)))
+		if len(b) > 1 {
+			mean, _ := meanSD(sel, b)
+			realRun = append(realRun, mean)
+		}
+	}
+	start := 0
+	for _, n := range synBags {
+		synSizes = append(synSizes, float64(n))
+		if n > 1 {
+			synRun = append(synRun, float64(synJobs[start].Runtime))
+		}
+		start += n
+	}
+	ksSize, ksRun := stats.KSTwoSample(realSizes, synSizes).D, stats.KSTwoSample(realRun, synRun).D
+	inBags := 0
+	for _, n := range synBags {
+		if n > 1 {
+			inBags += n
+		}
+	}
+	synFraction := float64(inBags) / float64(len(synJobs))
+	t.Logf("Fig. 5: bags real %d synthetic %d; KS sizes %.4f, KS bag runtimes %.4f; synthetic jobs in bags %.4f", len(realSizes), len(synSizes), ksSize, ksRun, synFraction)
 	r, err := Analyze(syn, DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +93,7 @@ func TestFitHPC2N(t *testing.T) {
 	mwH := stats.EstimateHurst(ArrivalCounts(mw, m.Arrivals.Bin)).Mean
 	t.Logf("MWM: %d levels, bin %.1f s, log H %.3f, synthetic H %.3f; temporal NE 15 min real %.4f MWM %.4f; 1 h %.4f %.4f; 1 d %.4f %.4f",
 		m.Arrivals.Levels, m.Arrivals.Bin, m.Arrivals.Hurst, mwH, real, mwmNE, TemporalNE(arr, 3600), TemporalNE(mw, 3600), TemporalNE(arr, 86400), TemporalNE(mw, 86400))
-	t.Logf("fit %v: G %d %s labels %d cells %d zipf %.4f max %d", time.Since(start), m.Runtime.G, m.Runtime.Variance, m.Labels, len(m.Cells), m.ZipfAlpha, m.ZipfMax)
+	t.Logf("fit %v: G %d %s labels %d cells %d zipf %.4f max %d", time.Since(fitStart), m.Runtime.G, m.Runtime.Variance, m.Labels, len(m.Cells), m.ZipfAlpha, m.ZipfMax)
 	pins := []struct {
 		name      string
 		got, want float64
@@ -78,6 +106,10 @@ func TestFitHPC2N(t *testing.T) {
 		{"model correlation", float64(r.Correlation), -0.0389, 5e-5},
 		{"KS runtime", ks, 0.1509, 5e-5},
 		{"TV processors", tv, 0.0394, 5e-5},
+		{"synthetic bags", float64(len(synBags)), 150610, 0},
+		{"KS bag sizes", ksSize, 0.0479, 5e-5},
+		{"KS bag runtimes", ksRun, 0.1361, 5e-5},
+		{"synthetic jobs in bags", synFraction, 0.3702, 5e-5},
 		{"MWM Hurst of the log", m.Arrivals.Hurst, 0.719, 5e-4},
 		{"MWM Hurst of the synthetic arrivals", mwH, 0.708, 5e-4},
 		{"MWM temporal NE, 15 min", mwmNE, 0.7952, 5e-5},

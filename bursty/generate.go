@@ -111,26 +111,37 @@ func (g *generator) randomJob() (run int64, cpu int) {
 // Zipf law; any other job starts a new bag with a fresh random job. The
 // same seed gives the same jobs.
 func (m *Model) Generate(arrivals []float64, seed uint64) []trace.Job {
+	jobs, _ := newGenerator(m, seed).generate(arrivals)
+	return jobs
+}
+
+// GenerateBags is [Model.Generate] that also returns the sizes of the bags
+// it made, in order (they sum to the number of jobs): the realised sizes,
+// which fall short of the drawn ones when an arrival gap exceeds Δ.
+func (m *Model) GenerateBags(arrivals []float64, seed uint64) ([]trace.Job, []int) {
 	return newGenerator(m, seed).generate(arrivals)
 }
 
-func (g *generator) generate(arrivals []float64) []trace.Job {
+func (g *generator) generate(arrivals []float64) ([]trace.Job, []int) {
 	m := g.m
+	var bags []int
 	jobs := make([]trace.Job, len(arrivals))
 	var run int64
 	var cpu, inBag, size int
 	for i, a := range arrivals {
 		if i > 0 && a-arrivals[i-1] <= float64(m.Delta) && inBag < size {
 			inBag++
+			bags[len(bags)-1]++
 		} else {
 			inBag, size = 1, g.size()
 			run, cpu = g.randomJob()
+			bags = append(bags, 1)
 		}
 		jobs[i] = trace.Job{ID: int64(i + 1), Submit: int64(math.Floor(a)), Wait: -1, Runtime: run, ReqTime: -1, ThinkTime: -1,
 			AvgCPU: -1, UsedMem: -1, ReqMem: -1, Procs: int32(cpu), ReqProcs: int32(cpu), User: -1, Group: -1, App: -1,
 			Queue: -1, Partition: -1, Preceding: -1, Status: 1}
 	}
-	return jobs
+	return jobs, bags
 }
 
 // PoissonSchedule returns n arrival times of a Poisson process with the

@@ -39,7 +39,10 @@ func TestAlgorithm1(t *testing.T) {
 	m := twoClassModel()
 	g := newGenerator(m, 1)
 	g.size = func() int { return 3 }
-	jobs := g.generate([]float64{0, 10, 20, 30, 40, 500, 510})
+	jobs, bags := g.generate([]float64{0, 10, 20, 30, 40, 500, 510})
+	if !slices.Equal(bags, []int{3, 2, 2}) {
+		t.Errorf("bag sizes %v, want 3 2 2", bags)
+	}
 	// Bags: {0,10,20} (size reached), {30,40}, {500,510} (gap > Δ).
 	same := func(a, b trace.Job) bool { return a.Runtime == b.Runtime && a.Procs == b.Procs }
 	for _, p := range [][2]int{{0, 1}, {1, 2}, {3, 4}, {5, 6}} {
