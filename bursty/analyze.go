@@ -53,6 +53,14 @@ func DefaultOptions() Options {
 // ErrNoJobs is returned when no job is left to analyse.
 var ErrNoJobs = errors.New("no jobs to analyse")
 
+// ErrOption wraps the errors of [Analyze] and [Fit] about option values out
+// of range.
+var ErrOption = errors.New("option out of range")
+
+// maxCells bounds the arrays the options size: processors of the spatial
+// entropy and bins of the Hurst series.
+const maxCells = 1 << 26
+
 // SizeCount is one row of the BoT size histogram.
 type SizeCount struct {
 	Size  int `json:"size"`
@@ -179,10 +187,10 @@ func Select(jobs []trace.Job, all bool) (out []trace.Job, badStatus, unrunnable 
 // Analyze runs the whole characterisation on the jobs of t.
 func Analyze(t *trace.Trace, opt Options) (*Report, error) {
 	if opt.Delta < 0 {
-		return nil, fmt.Errorf("bursty: Δ must be >= 0 seconds, got %d", opt.Delta)
+		return nil, fmt.Errorf("%w: Δ must be >= 0 seconds, got %d", ErrOption, opt.Delta)
 	}
-	if opt.MaxProcs < 0 {
-		return nil, fmt.Errorf("bursty: the maximum processors must be >= 0, got %d", opt.MaxProcs)
+	if opt.MaxProcs < 0 || opt.MaxProcs > maxCells {
+		return nil, fmt.Errorf("%w: the maximum processors must be in 0..%d, got %d", ErrOption, maxCells, opt.MaxProcs)
 	}
 	for _, s := range opt.Scales {
 		if !(s > 0) {
@@ -251,6 +259,9 @@ func Analyze(t *trace.Trace, opt Options) (*Report, error) {
 			continue
 		}
 		r.Temporal = append(r.Temporal, ScalePoint{Scale: s, Real: summary.Float(v), Poisson: summary.Float(TemporalNE(pois, s))})
+	}
+	if span := arr[n-1] - arr[0]; span/opt.HurstBin > maxCells {
+		return nil, fmt.Errorf("%w: a Hurst bin of %g s cuts the log's %g s into more than %d bins; use at least %g s", ErrOption, opt.HurstBin, span, maxCells, math.Ceil(span/maxCells))
 	}
 	r.HurstBin = opt.HurstBin
 	counts := ArrivalCounts(arr, opt.HurstBin)

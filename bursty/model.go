@@ -115,10 +115,10 @@ type FitOptions struct {
 // Fit fits the model to the jobs of t (§6.1-6.3).
 func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	if opt.GMax < 1 {
-		return nil, fmt.Errorf("bursty: the largest number of mixture components must be >= 1, got %d", opt.GMax)
+		return nil, fmt.Errorf("%w: the largest number of mixture components must be >= 1, got %d", ErrOption, opt.GMax)
 	}
 	if opt.Delta < 0 {
-		return nil, fmt.Errorf("bursty: Δ must be >= 0 seconds, got %d", opt.Delta)
+		return nil, fmt.Errorf("%w: Δ must be >= 0 seconds, got %d", ErrOption, opt.Delta)
 	}
 	sel, bad, unr := Select(t.Jobs, opt.AllJobs)
 	if len(sel) == 0 {

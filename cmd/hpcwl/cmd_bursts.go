@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -123,6 +124,9 @@ func runBursts(_ context.Context, opts burstsOptions, name string, stdout, stder
 		o.Contiguity = bursty.PerUser
 	}
 	r, err := bursty.Analyze(t, o)
+	if errors.Is(err, bursty.ErrOption) {
+		return usageError{fmt.Errorf("%s: %w", name, err)}
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -83,6 +83,8 @@ func TestBurstsBadInput(t *testing.T) {
 		{"bursts", "--delta", "-1", "builtin:KTH-SP2"},
 		{"bursts", "--bin", "0", "builtin:KTH-SP2"},
 		{"bursts", "--max-procs", "0", "builtin:KTH-SP2"},
+		{"bursts", "--max-procs", "1000000000", "builtin:KTH-SP2"},
+		{"bursts", "--bin", "0.001", "builtin:KTH-SP2"},
 		{"bursts"},
 	} {
 		if code, _, _ := runCLI(t, args...); code != 2 {
