@@ -94,6 +94,22 @@ func TestFitHPC2N(t *testing.T) {
 	t.Logf("MWM: %d levels, bin %.1f s, log H %.3f, synthetic H %.3f; temporal NE 15 min real %.4f MWM %.4f; 1 h %.4f %.4f; 1 d %.4f %.4f",
 		m.Arrivals.Levels, m.Arrivals.Bin, m.Arrivals.Hurst, mwH, real, mwmNE, TemporalNE(arr, 3600), TemporalNE(mw, 3600), TemporalNE(arr, 86400), TemporalNE(mw, 86400))
 	t.Logf("fit %v: G %d %s labels %d cells %d zipf %.4f max %d", time.Since(fitStart), m.Runtime.G, m.Runtime.Variance, m.Labels, len(m.Cells), m.ZipfAlpha, m.ZipfMax)
+	// Calibrated Zipf exponent (spec §8.13): the realised fraction of jobs in
+	// bags on the log's arrivals matches the log's 64.33 %.
+	fo := FitOptions{Options: DefaultOptions(), GMax: 1, CalibrateZipf: true}
+	cm, err := Fit(tr, fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cJobs, cBags := cm.GenerateBags(arr, 1)
+	cIn := 0
+	for _, n := range cBags {
+		if n > 1 {
+			cIn += n
+		}
+	}
+	cFrac := float64(cIn) / float64(len(cJobs))
+	t.Logf("calibrated Zipf exponent %.4f (MLE %.4f): realised fraction %.4f, generated %.4f", cm.ZipfAlpha, cm.ZipfMLE, RealisedFraction(arr, 100, cm.ZipfAlpha, cm.ZipfMax), cFrac)
 	pins := []struct {
 		name      string
 		got, want float64
@@ -110,6 +126,8 @@ func TestFitHPC2N(t *testing.T) {
 		{"KS bag sizes", ksSize, 0.0479, 5e-5},
 		{"KS bag runtimes", ksRun, 0.1361, 5e-5},
 		{"synthetic jobs in bags", synFraction, 0.3702, 5e-5},
+		{"calibrated Zipf exponent", cm.ZipfAlpha, 1.7373, 5e-5},
+		{"calibrated: generated jobs in bags vs the log's", cFrac, 0.6433, 0.01},
 		{"MWM Hurst of the log", m.Arrivals.Hurst, 0.719, 5e-4},
 		{"MWM Hurst of the synthetic arrivals", mwH, 0.708, 5e-4},
 		{"MWM temporal NE, 15 min", mwmNE, 0.7952, 5e-5},

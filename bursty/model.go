@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"slices"
 
+	"github.com/hpcwl/hpcwl/dist"
 	"github.com/hpcwl/hpcwl/fit"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -89,6 +91,11 @@ type Model struct {
 	// is 1, and irrelevant, when every bag is a single job).
 	ZipfAlpha float64 `json:"zipf_alpha"`
 	ZipfMax   int     `json:"zipf_max"`
+	// ZipfMLE is the maximum-likelihood exponent, kept when ZipfAlpha was
+	// calibrated instead ([FitOptions].CalibrateZipf); then ZipfCalibrated
+	// is set.
+	ZipfMLE        float64 `json:"zipf_mle,omitempty"`
+	ZipfCalibrated bool    `json:"zipf_calibrated,omitempty"`
 	// MeanInterArrival is the mean arrival gap of the log in seconds, the
 	// rate of the Poisson arrivals.
 	MeanInterArrival float64 `json:"mean_interarrival_s"`
@@ -110,6 +117,12 @@ type FitOptions struct {
 	// MWMBin is the target bin width in seconds of the arrival model (0:
 	// 60 s).
 	MWMBin float64
+	// CalibrateZipf replaces the maximum-likelihood Zipf exponent by the one
+	// with which Algorithm 1, run on the log's own arrivals, puts the same
+	// fraction of jobs in bags of two or more as the log (spec §8.13: bags
+	// also end at arrival gaps over Δ, so the realised sizes fall short of
+	// the drawn ones).
+	CalibrateZipf bool
 }
 
 // Fit fits the model to the jobs of t (§6.1-6.3).
@@ -221,6 +234,16 @@ func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	arr := make([]float64, n)
 	for i := range jobs {
 		arr[i] = float64(jobs[i].Submit)
+	}
+	if opt.CalibrateZipf && m.ZipfMax > 1 {
+		in := 0
+		for _, b := range bots {
+			if len(b) > 1 {
+				in += len(b)
+			}
+		}
+		m.ZipfMLE, m.ZipfCalibrated = m.ZipfAlpha, true
+		m.ZipfAlpha = CalibrateZipf(arr, float64(opt.Delta), m.ZipfMax, float64(in)/float64(n))
 	}
 	bin := opt.MWMBin
 	if bin == 0 {
@@ -340,4 +363,43 @@ func (m *Model) Write(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(m)
+}
+
+// RealisedFraction returns the fraction of jobs that Algorithm 1 puts in
+// bags of two or more on these arrivals (ascending) with bag sizes drawn
+// from the truncated Zipf law (alpha, max); the sizes come from a fixed
+// random stream, so the result is deterministic and does not increase with
+// alpha.
+func RealisedFraction(arrivals []float64, delta float64, alpha float64, max int) float64 {
+	z := dist.NewZipf(alpha, max, rand.New(rand.NewPCG(1, 0x7a697066)))
+	in, cur, size := 0, 0, 0
+	for i, a := range arrivals {
+		if i > 0 && a-arrivals[i-1] <= delta && cur < size {
+			cur++
+			continue
+		}
+		if cur > 1 {
+			in += cur
+		}
+		cur, size = 1, int(z.Rand())
+	}
+	if cur > 1 {
+		in += cur
+	}
+	return float64(in) / float64(len(arrivals))
+}
+
+// CalibrateZipf returns the exponent in [0.01, 10] whose realised fraction
+// ([RealisedFraction]) is nearest to target, by bisection.
+func CalibrateZipf(arrivals []float64, delta float64, max int, target float64) float64 {
+	lo, hi := 0.01, 10.0
+	for range 50 {
+		mid := (lo + hi) / 2
+		if RealisedFraction(arrivals, delta, mid, max) > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }

@@ -143,3 +143,23 @@ func TestReadModelErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestRealisedFraction(t *testing.T) {
+	arr := []float64{0, 10, 20, 30, 500}
+	// Sizes are almost surely 1 with alpha 50, and at least 4 with alpha 0.01
+	// over 1..1000; the gap of 470 s ends the first bag.
+	if got := RealisedFraction(arr, 100, 50, 1000); got != 0 {
+		t.Errorf("alpha 50: %v", got)
+	}
+	if got := RealisedFraction(arr, 100, 0.01, 1000); got != 0.8 {
+		t.Errorf("alpha 0.01: %v", got)
+	}
+	// With Δ = 5 no bag can form, whatever the sizes.
+	if got := RealisedFraction(arr, 5, 0.01, 1000); got != 0 {
+		t.Errorf("Δ = 5: %v", got)
+	}
+	a := CalibrateZipf(arr, 100, 1000, 0.8)
+	if got := RealisedFraction(arr, 100, a, 1000); got != 0.8 {
+		t.Errorf("calibrated alpha %v gives %v", a, got)
+	}
+}

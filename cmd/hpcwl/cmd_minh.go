@@ -21,6 +21,7 @@ type fitMinhOptions struct {
 	allJobs bool
 	alloc   bool
 	logRun  bool
+	calib   bool
 	gmax    int
 	out     string
 }
@@ -38,7 +39,11 @@ round(log2(jobs in the group)) + 1 per processor count (requested processors,
 or allocated with --allocated); the label table (jobs per runtime label and
 parallelism label, with the processor counts of each cell); and the Zipf
 exponent of the sizes of all bags of tasks (--delta, single jobs included),
-by maximum likelihood. The parameters are written as JSON with -o (standard
+by maximum likelihood, or with --calibrate-zipf the exponent with which the
+model, run on the log's own arrivals, puts the same fraction of jobs in bags
+of two or more as the log (bags also end at gaps over Δ, so realised sizes
+fall short of the drawn ones); and the multifractal wavelet model of the
+arrivals (bins of about 60 s). The parameters are written as JSON with -o (standard
 output by default), with the log's name and SHA-256, ready for
 "hpcwl generate minh --params FILE".` + exitStatusHelp,
 		Example: `  hpcwl fit minh HPC2N-2002-2.2-cln.swf.gz -o hpc2n-minh.json
@@ -56,6 +61,7 @@ output by default), with the log's name and SHA-256, ready for
 	f.BoolVar(&opts.alloc, "allocated", false, "parallelism by allocated instead of requested processors")
 	f.BoolVar(&opts.logRun, "log-runtime", false, "fit the runtime mixture to ln(runtime+1) instead of seconds")
 	f.IntVar(&opts.gmax, "gmax", 9, "largest number of mixture components tried")
+	f.BoolVar(&opts.calib, "calibrate-zipf", false, "choose the Zipf exponent so that the model, on the log's arrivals, puts as many jobs in bags as the log")
 	f.StringVarP(&opts.out, "output", "o", "-", "parameter file (JSON); - for stdout")
 	positiveFlags(cmd, "gmax")
 	return cmd
@@ -75,7 +81,7 @@ func runFitMinh(opts fitMinhOptions, name string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	o := bursty.FitOptions{Options: bursty.DefaultOptions(), LogRuntime: opts.logRun, GMax: opts.gmax}
+	o := bursty.FitOptions{Options: bursty.DefaultOptions(), LogRuntime: opts.logRun, GMax: opts.gmax, CalibrateZipf: opts.calib}
 	o.Delta, o.AllJobs, o.Allocated = opts.delta, opts.allJobs, opts.alloc
 	if opts.perUser {
 		o.Contiguity = bursty.PerUser

@@ -12,7 +12,7 @@ import (
 func TestFitGenerateMinh(t *testing.T) {
 	dir := t.TempDir()
 	params := filepath.Join(dir, "kth.json")
-	code, sum, errOut := runCLI(t, "fit", "minh", "builtin:KTH-SP2", "-o", params)
+	code, sum, errOut := runCLI(t, "fit", "minh", "--calibrate-zipf", "builtin:KTH-SP2", "-o", params)
 	if code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, errOut)
 	}
@@ -23,7 +23,7 @@ func TestFitGenerateMinh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"sha256": "3e152f20`, `"log": "builtin:KTH-SP2"`, `"zipf_alpha"`, `"cells"`} {
+	for _, want := range []string{`"sha256": "3e152f20`, `"log": "builtin:KTH-SP2"`, `"zipf_alpha"`, `"zipf_calibrated": true`, `"cells"`, `"arrivals"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("parameter file lacks %s", want)
 		}
