@@ -2,6 +2,7 @@ package sched_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,45 @@ func BenchmarkLongQueues(b *testing.B) {
 				}
 				b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 			})
+		}
+	}
+}
+
+// BenchmarkConservativeVsEASY simulates every shared log (rigid replay,
+// requested-time predictions, jobs wider than the machine dropped) at full
+// and half node speed under EASY and conservative backfilling; the ratio
+// of their times is the cost of a reservation for every waiting job.
+// Half-speed runs of conservative on the large logs take minutes.
+// Run: go test -run - -bench ConservativeVsEASY -benchtime 1x -timeout 2h ./sched/
+func BenchmarkConservativeVsEASY(b *testing.B) {
+	for _, l := range testdata.Logs {
+		name := strings.TrimSuffix(l.File, "-cln.swf.gz")
+		for _, speed := range []float64{1, 0.5} {
+			var w *sim.Workload
+			for _, sc := range []string{"easy", "conservative"} {
+				b.Run(fmt.Sprintf("%s/speed=%v/%s", name, speed, sc), func(b *testing.B) {
+					if w == nil {
+						t, err := trace.Load(testdata.Path(b, l.File), trace.Options{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						w, err = sim.Prepare(t, sim.PrepareOptions{Machine: sim.Machine{Speed: speed}, Oversize: sim.OversizeDrop})
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					jobs := make([]sim.Job, len(w.Jobs))
+					for b.Loop() {
+						copy(jobs, w.Jobs)
+						s, _ := sched.New(sc)
+						if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), s,
+							sim.Config{Procs: w.Procs, SizeHint: len(jobs)}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+				})
+			}
 		}
 	}
 }

@@ -36,6 +36,11 @@ type Maui struct {
 	end     []sim.Time // planned end of running jobs, by ref
 	head    sim.Ref
 	shadow  sim.Time
+	// name and rank are set by NewEASYPriority: another priority function
+	// replaces the weights (rank's tier first, then its score).
+	name string
+	rank func(w, r, n, s float64) (int, float64)
+	tier []int // scratch, by ref
 }
 
 var _ sim.Reserver = (*Maui)(nil)
@@ -48,8 +53,14 @@ func NewMaui(queueTimeWeight, xfactorWeight, factor float64) *Maui {
 	return &Maui{qw: queueTimeWeight, xw: xfactorWeight, factor: factor, head: -1}
 }
 
-// Name returns "maui".
-func (s *Maui) Name() string { return "maui" }
+// Name returns "maui", or "easy-NAME" for EASY with the queue priority
+// NAME (NewEASYPriority).
+func (s *Maui) Name() string {
+	if s.name != "" {
+		return s.name
+	}
+	return "maui"
+}
 
 func (s *Maui) plan(v *sim.View, r sim.Ref) sim.Time {
 	return planned(v.Prediction(r), s.factor)
@@ -99,14 +110,23 @@ func (s *Maui) Restore(v *sim.View) {
 // arrival.
 func (s *Maui) ordered(v *sim.View) []sim.Ref {
 	s.order = append(s.order[:0], s.waiting...)
-	if s.xw == 0 && s.qw >= 0 {
+	if s.rank == nil && s.xw == 0 && s.qw >= 0 {
 		return s.order // queue time alone: arrival order
 	}
 	s.prio = grow(s.prio, sim.Ref(v.NumJobs()-1), 0)
+	s.tier = grow(s.tier, sim.Ref(v.NumJobs()-1), 0)
 	for _, r := range s.order {
-		s.prio[r] = s.Priority(v, r)
+		if s.rank != nil {
+			s.tier[r], s.prio[r] = s.rank(float64(v.Now()-v.Submit(r)), float64(max(1, s.plan(v, r))),
+				float64(v.Size(r)), float64(max(1, v.Submit(r))))
+		} else {
+			s.prio[r] = s.Priority(v, r)
+		}
 	}
 	slices.SortStableFunc(s.order, func(a, b sim.Ref) int {
+		if ta, tb := s.tier[a], s.tier[b]; ta != tb {
+			return ta - tb
+		}
 		switch pa, pb := s.prio[a], s.prio[b]; {
 		case pa > pb:
 			return -1

@@ -65,14 +65,15 @@ func (p *profile) split(x sim.Time) int {
 	return i
 }
 
-// add adds delta free processors on [from, to).
-func (p *profile) add(from, to sim.Time, delta int32) {
+// add adds delta free processors on [from, to) and returns the most
+// processors then free at any time of [from, to) (-1 if it is empty).
+func (p *profile) add(from, to sim.Time, delta int32) int32 {
 	if to <= from {
-		return
+		return -1
 	}
 	from = max(from, p.t[0])
 	if to <= from {
-		return
+		return -1
 	}
 	i := p.split(from)
 	var j int
@@ -81,10 +82,13 @@ func (p *profile) add(from, to sim.Time, delta int32) {
 	} else {
 		j = p.split(to)
 	}
+	m := int32(-1)
 	for k := i; k < j; k++ {
 		p.free[k] += delta
+		m = max(m, p.free[k])
 	}
 	p.merge(i, j)
+	return m
 }
 
 // merge joins equal neighbouring steps at the edges i and j of a changed
@@ -126,6 +130,31 @@ func (p *profile) find(from sim.Time, procs int32, dur sim.Time, limit sim.Time)
 		}
 	}
 	return s
+}
+
+// findBefore returns the earliest time s in [from, until) at which procs
+// processors are free for the whole of [s, min(s+dur, limit)), or limit if
+// there is none (until <= limit).
+func (p *profile) findBefore(from sim.Time, procs int32, dur, until, limit sim.Time) sim.Time {
+	from = max(from, p.t[0])
+	j := p.index(from)
+	s := from
+	for ; j < len(p.t); j++ {
+		if s >= until {
+			return limit
+		}
+		if p.free[j] < procs {
+			if j+1 == len(p.t) {
+				return limit
+			}
+			s = p.t[j+1]
+			continue
+		}
+		if j+1 == len(p.t) || p.t[j+1] >= min(s+dur, limit) {
+			return s
+		}
+	}
+	return limit
 }
 
 // findWithout is find on the profile with procs more processors free on

@@ -49,7 +49,7 @@ var registry = map[string]entry{}
 func init() {
 	for n, e := range map[string]entry{
 		"fcfs":          {plain(func(Options) sim.Scheduler { return NewFCFS() }), false, "first come first served, no backfilling", nil},
-		"easy":          {plain(func(o Options) sim.Scheduler { return NewEASY(o.EstimateFactor) }), true, "EASY backfilling: reservation for the oldest waiting job only", nil},
+		"easy":          {newEASYFactory, true, "EASY backfilling: reservation for the first waiting job only, the queue in arrival order or by a priority function (parameter priority)", easyParams},
 		"easy-x2":       {plain(func(o Options) sim.Scheduler { return NewEASY(orDefault(o.EstimateFactor, 2)) }), true, "EASY with doubled estimates", nil},
 		"conservative":  {plain(func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }), true, "conservative backfilling: a reservation for every waiting job", nil},
 		"sjf":           {plain(func(Options) sim.Scheduler { return NewSJF() }), false, "shortest (predicted) job first, no backfilling", nil},
@@ -187,6 +187,24 @@ func (p params) duration(name string) (sim.Time, error) {
 		return 0, fmt.Errorf("%s parameter %s=%q: must be a duration of at least 1s (e.g. 300, 5m, 12h, 7d, 2w)", p.policy, name, p.v[name])
 	}
 	return sim.Time(math.Round(f * unit)), nil
+}
+
+// easyParams lists the queue priority functions of EASY; the default,
+// fcfs, is EASY's arrival order.
+var easyParams = []Param{
+	{"priority", "fcfs", "queue order: fcfs (arrival), wfp3, unicep, f1, saf (smallest area), sjf (shortest), ljf (largest, most processors)"},
+}
+
+func newEASYFactory(o Options, p params) (sim.Scheduler, error) {
+	name := strings.ToLower(strings.TrimSpace(p.v["priority"]))
+	if name == "fcfs" {
+		return NewEASY(o.EstimateFactor), nil
+	}
+	s, err := NewEASYPriority(name, o.EstimateFactor)
+	if err != nil {
+		return nil, fmt.Errorf("easy parameter priority: %w", err)
+	}
+	return s, nil
 }
 
 var mauiParams = []Param{

@@ -48,6 +48,12 @@ type Config struct {
 	// it was given, in Result.Predictions (for time-weighted prediction
 	// accuracy, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 12). Default false.
 	RecordPredictions bool
+	// PassEveryEvent runs a scheduling pass after every single event
+	// (each termination, deadline miss, arrival and wake-up, in that order
+	// at equal times, arrivals by job id) instead of once per instant after
+	// all of its events, as event-by-event simulators such as pyss do.
+	// Default false: one pass per instant.
+	PassEveryEvent bool
 }
 
 // Result is the outcome of a run.
@@ -177,8 +183,10 @@ func (e *engine) loop(ctx context.Context) error {
 		if err := e.step(); err != nil {
 			return err
 		}
-		if err := e.pass(); err != nil {
-			return err
+		if !e.cfg.PassEveryEvent {
+			if err := e.pass(); err != nil {
+				return err
+			}
 		}
 		if waker != nil {
 			if w := waker.NextWake(&e.view); w > e.now {
@@ -202,11 +210,17 @@ func (e *engine) step() error {
 		ev := e.q.pop()
 		e.events++
 		e.terminate(ev.ref)
+		if err := e.eachEvent(); err != nil {
+			return err
+		}
 	}
 	for e.q.len() > 0 && e.q.top().t == e.now && e.q.top().kind == evMiss {
 		ev := e.q.pop()
 		e.events++
 		if err := e.miss(ev.ref, ev.t); err != nil {
+			return err
+		}
+		if err := e.eachEvent(); err != nil {
 			return err
 		}
 	}
@@ -219,13 +233,28 @@ func (e *engine) step() error {
 			if err := e.arrive(&e.arrBuf[i]); err != nil {
 				return err
 			}
+			if err := e.eachEvent(); err != nil {
+				return err
+			}
 		}
 	}
 	for e.q.len() > 0 && e.q.top().t == e.now && e.q.top().kind == evWake {
 		e.q.pop()
 		e.events++
+		if err := e.eachEvent(); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// eachEvent runs the pass that follows every event with
+// Config.PassEveryEvent.
+func (e *engine) eachEvent() error {
+	if !e.cfg.PassEveryEvent {
+		return nil
+	}
+	return e.pass()
 }
 
 func cmpID(a, b Job) int {

@@ -259,3 +259,52 @@ func TestLearningPredictor(t *testing.T) {
 		t.Errorf("without RecordPredictions: log %v, err %v", res.Predictions, err)
 	}
 }
+
+// shortest starts the waiting job with the smallest requested time first.
+type shortest struct{ fifo }
+
+func (s *shortest) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	if len(s.q) == 0 {
+		return dst
+	}
+	k := 0
+	for i, r := range s.q {
+		if v.Estimate(r) < v.Estimate(s.q[k]) {
+			k = i
+		}
+	}
+	if v.Size(s.q[k]) <= v.Free() {
+		dst = append(dst, s.q[k])
+		s.q = append(s.q[:k], s.q[k+1:]...)
+	}
+	return dst
+}
+
+// TestPassEveryEvent: two jobs submitted together on an idle machine. One
+// pass per instant sees both and starts the shorter; a pass after every
+// event starts the first arrival (lower id) before the second is seen.
+func TestPassEveryEvent(t *testing.T) {
+	jobs := func() []sim.Job {
+		return []sim.Job{{ID: 1, Runtime: 100, Estimate: 100, Procs: 1}, {ID: 2, Runtime: 10, Estimate: 10, Procs: 1}}
+	}
+	for _, c := range []struct {
+		every          bool
+		start1, start2 sim.Time
+		passes         int64
+	}{
+		// Per instant: passes at 0 (starts 2), 10 (starts 1), 110.
+		{false, 10, 0, 3},
+		// Per event: arrival 1 (starts 1), arrival 2, end of 1 at 100
+		// (starts 2), end of 2 at 110.
+		{true, 0, 100, 4},
+	} {
+		res, err := sim.Run(context.Background(), sim.NewReplay(jobs()), &shortest{}, sim.Config{Procs: 1, PassEveryEvent: c.every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Jobs[0].Start != c.start1 || res.Jobs[1].Start != c.start2 || res.Passes != c.passes {
+			t.Errorf("every event %v: starts %d, %d and %d passes; want %d, %d and %d",
+				c.every, res.Jobs[0].Start, res.Jobs[1].Start, res.Passes, c.start1, c.start2, c.passes)
+		}
+	}
+}

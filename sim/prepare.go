@@ -286,9 +286,12 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 	}
 	w := &Workload{Jobs: make([]Job, 0, len(t.Jobs)), Procs: procs, Speed: speed}
 	if opt.Semantics == SemanticsPyss {
-		preparePyss(t, w)
+		if err := preparePyss(t, w); err != nil {
+			return nil, err
+		}
 		return w, nil
 	}
+	var span float64 // scaled runtimes and requested times so far
 	for i := range t.Jobs {
 		tj := &t.Jobs[i]
 		p := opt.ProcsField.procs(tj)
@@ -316,6 +319,10 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 				est = Time(tj.Runtime)
 			}
 		}
+		span += max(float64(tj.Runtime), float64(est)) / speed
+		if span+float64(tj.Submit) > maxSpan {
+			return nil, fmt.Errorf("node speed %v: the jobs' runtimes and requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", speed, float64(maxSpan), tj.ID)
+		}
 		run := scale(Time(tj.Runtime), speed)
 		est = max(1, scale(est, speed))
 		if run > est {
@@ -328,7 +335,8 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 }
 
 // preparePyss fills w with t's jobs under [SemanticsPyss].
-func preparePyss(t *trace.Trace, w *Workload) {
+func preparePyss(t *trace.Trace, w *Workload) error {
+	var span float64 // scaled requested times so far (each >= the runtime)
 	for i := range t.Jobs {
 		tj := &t.Jobs[i]
 		p := min(max(int(tj.Procs), 1), w.Procs)
@@ -344,9 +352,19 @@ func preparePyss(t *trace.Trace, w *Workload) {
 				w.Overruns++
 			}
 		}
+		span += max(float64(tj.Runtime), float64(tj.ReqTime), 1) / w.Speed
+		if span+float64(j.Submit) > maxSpan {
+			return fmt.Errorf("node speed %v: the jobs' requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", w.Speed, float64(maxSpan), tj.ID)
+		}
 		w.Jobs = append(w.Jobs, j)
 	}
+	return nil
 }
+
+// maxSpan bounds the scaled runtimes and requested times of a workload,
+// summed, plus its last submit time (2^62 s), so that simulated times
+// cannot overflow even when every job runs after the other.
+const maxSpan = 1 << 62
 
 func scale(t Time, speed float64) Time {
 	if speed == 1 {

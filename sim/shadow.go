@@ -89,7 +89,7 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 	}
 	q, gen := e.q, e.gen+1
 	*e = engine{
-		cfg:      Config{Procs: src.procs, Kill: src.cfg.Kill, CheckEvery: 1 << 30},
+		cfg:      Config{Procs: src.procs, Kill: src.cfg.Kill, CheckEvery: 1 << 30, PassEveryEvent: src.cfg.PassEveryEvent},
 		procs:    src.procs,
 		free:     src.free,
 		now:      src.now,
@@ -179,8 +179,10 @@ func (sh *Shadow) AdvanceTo(t Time) error {
 		if err := e.step(); err != nil {
 			return err
 		}
-		if err := e.pass(); err != nil {
-			return err
+		if !e.cfg.PassEveryEvent {
+			if err := e.pass(); err != nil {
+				return err
+			}
 		}
 		if waker != nil {
 			if w := waker.NextWake(&e.view); w > e.now {

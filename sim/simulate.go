@@ -22,6 +22,9 @@ type Options struct {
 	// RecordPredictions keeps every prediction in Result.Predictions (see
 	// [Config]).
 	RecordPredictions bool
+	// PassEveryEvent runs a scheduling pass after every event instead of
+	// once per instant (see [Config]).
+	PassEveryEvent bool
 }
 
 // Simulate replays trace t rigidly (each job arrives at its recorded submit
@@ -41,7 +44,7 @@ func Simulate(ctx context.Context, t *trace.Trace, s Scheduler, opt Options) (*R
 	res, err := Run(ctx, NewReplay(jobs), s, Config{
 		Procs: w.Procs, Predictor: opt.Predictor, Kill: opt.Kill,
 		Progress: opt.Progress, CheckEvery: opt.CheckEvery, SizeHint: len(jobs),
-		RecordPredictions: opt.RecordPredictions,
+		RecordPredictions: opt.RecordPredictions, PassEveryEvent: opt.PassEveryEvent,
 	})
 	if err != nil {
 		return nil, w, err

@@ -38,6 +38,7 @@ type simulateOptions struct {
 	missPolicy      string
 	estimateFactor  float64
 	kill            bool
+	everyEvent      bool
 	missingEstimate string
 	procsField      string
 	semantics       string
@@ -117,6 +118,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.missPolicy, "miss-policy", "", "new prediction after a deadline miss: gradual, estimate-gradual, times10[:LIMIT] (default: the predictor's own)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2); default 1, 2 for easy-x2")
 	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time (default: let them finish)")
+	f.BoolVar(&opts.everyEvent, "pass-every-event", false, "run the scheduler after every single event (as event-by-event simulators such as pyss do) instead of once per instant")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one: runtime, max, or SECONDS")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
 	f.StringVar(&opts.procsField, "procs-field", "allocated", "processor count from SWF field 5 (allocated, else 8), 8 (requested, else 5), or the larger (max)")
@@ -172,6 +174,7 @@ type simulateParams struct {
 	MissPolicy      string  `json:"miss_policy"`
 	EstimateFactor  float64 `json:"estimate_factor"`
 	Kill            bool    `json:"kill_at_requested_time"`
+	PassEveryEvent  bool    `json:"pass_every_event"`
 	MissingEstimate string  `json:"missing_estimate"`
 	ProcsField      string  `json:"procs_field"`
 	Semantics       string  `json:"semantics"`
@@ -362,6 +365,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		},
 		Predictor:         pred,
 		Kill:              opts.kill,
+		PassEveryEvent:    opts.everyEvent,
 		RecordPredictions: true,
 	}, fb)
 	var oe *sim.OversizeError
@@ -400,7 +404,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		Parameters: simulateParams{
 			Scheduler: strings.ToLower(opts.scheduler), Procs: w.Procs, TraceProcs: t.Procs,
 			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: pred.Spec(),
-			MissPolicy: pred.MissPolicy().String(), EstimateFactor: ef, Kill: opts.kill, MissingEstimate: fill.String(),
+			MissPolicy: pred.MissPolicy().String(), EstimateFactor: ef, Kill: opts.kill, PassEveryEvent: opts.everyEvent, MissingEstimate: fill.String(),
 			ProcsField: field.String(), Semantics: sem.String(),
 			Oversize: over.String(), Tau: int64(m.Tau), WarmUp: int64(secs[1]), CoolDown: int64(secs[2]),
 		},

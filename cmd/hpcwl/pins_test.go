@@ -75,28 +75,31 @@ func TestPublishedResultPins(t *testing.T) {
 	}
 }
 
-// TestTalbyTable8EASYPins pins the EASY columns of the comparison with
+// TestTalbyTable8Pins pins the EASY and conservative columns of the comparison with
 // Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, Table 8
 // (whole-log mean wait and mean bounded slowdown) at the values hpcwl
-// computes, relative tolerance 1e-9 (the runs are deterministic). The
-// conservative columns are left out: conservative backfilling is being
-// revised. SDSC-SP2 and SDSC-BLUE need the real logs.
-func TestTalbyTable8EASYPins(t *testing.T) {
+// computes, relative tolerance 1e-9 (the runs are deterministic), for EASY
+// and for conservative backfilling (textbook compression in arrival order).
+// SDSC-SP2 and SDSC-BLUE need the real logs.
+func TestTalbyTable8Pins(t *testing.T) {
 	cases := []struct {
-		log        string
+		log, sched string
 		wait, bsld float64
 	}{
-		{"builtin:KTH-SP2", 6867.016962247586, 90.85178424872159},
-		{"SDSC-SP2-1998-4.2-cln.swf.gz", 21516.87419510029, 93.84754404982235},
-		{"SDSC-BLUE-2000-4.2-cln.swf.gz", 7785.244825035905, 36.56476759748447},
+		{"builtin:KTH-SP2", "easy", 6867.016962247586, 90.85178424872159},
+		{"SDSC-SP2-1998-4.2-cln.swf.gz", "easy", 21516.87419510029, 93.84754404982235},
+		{"SDSC-BLUE-2000-4.2-cln.swf.gz", "easy", 7785.244825035905, 36.56476759748447},
+		{"builtin:KTH-SP2", "conservative", 7430.780614574188, 91.19719557074033},
+		{"SDSC-SP2-1998-4.2-cln.swf.gz", "conservative", 23730.224872326253, 95.92690950966099},
+		{"SDSC-BLUE-2000-4.2-cln.swf.gz", "conservative", 7814.008307462096, 35.78643592229479},
 	}
 	for _, c := range cases {
-		t.Run(c.log, func(t *testing.T) {
+		t.Run(c.log+"/"+c.sched, func(t *testing.T) {
 			name := c.log
 			if !strings.HasPrefix(name, "builtin:") {
 				name = testdata.Path(t, name)
 			}
-			code, out, errOut := runCLI(t, "simulate", name, "--scheduler", "easy", "--json")
+			code, out, errOut := runCLI(t, "simulate", name, "--scheduler", c.sched, "--json")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}

@@ -1,0 +1,247 @@
+package sched
+
+// A textbook conservative backfilling scheduler written from its
+// definition (Mu'alem & Feitelson 2001, and the pyss simulator of
+// Feitelson's group), with nothing shared with Conservative beyond the
+// engine's interface: the plan is a plain sorted list of (time, free
+// processors) steps; a job arriving takes the earliest slot where it fits
+// for its whole planned duration; at every pass where a job ended, every
+// waiting job in arrival order drops its reservation and takes the earliest
+// slot where it now fits. Deliberately simple and slow. It supports only
+// runs without deadline misses (jobs killed at their requested time, or
+// predictions that are upper bounds of the runtimes).
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/sched/schedtest"
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+type step struct {
+	at   sim.Time
+	free int
+}
+
+type textbookConservative struct {
+	factor  float64
+	steps   []step // steps[i].free processors free on [steps[i].at, steps[i+1].at)
+	fresh   []sim.Ref
+	waiting []sim.Ref // arrival order
+	start   map[sim.Ref]sim.Time
+	length  map[sim.Ref]sim.Time
+	endPlan map[sim.Ref]sim.Time // planned end of running jobs
+	ended   bool
+	err     error
+}
+
+func newTextbook(factor float64) *textbookConservative {
+	return &textbookConservative{factor: factor, start: map[sim.Ref]sim.Time{},
+		length: map[sim.Ref]sim.Time{}, endPlan: map[sim.Ref]sim.Time{}}
+}
+
+// freeAt returns the free processors at time x.
+func (s *textbookConservative) freeAt(x sim.Time) int {
+	f := s.steps[0].free
+	for _, st := range s.steps {
+		if st.at > x {
+			break
+		}
+		f = st.free
+	}
+	return f
+}
+
+// change adds d free processors on [a, b).
+func (s *textbookConservative) change(a, b sim.Time, d int) {
+	for _, x := range []sim.Time{a, b} {
+		i := slices.IndexFunc(s.steps, func(st step) bool { return st.at >= x })
+		if i >= 0 && s.steps[i].at == x {
+			continue
+		}
+		f := s.freeAt(x)
+		if i < 0 {
+			s.steps = append(s.steps, step{x, f})
+		} else {
+			s.steps = slices.Insert(s.steps, i, step{x, f})
+		}
+	}
+	for i := range s.steps {
+		if s.steps[i].at >= a && s.steps[i].at < b {
+			s.steps[i].free += d
+		}
+	}
+}
+
+// earliest returns the first time >= now where p processors are free for l:
+// a sweep over the steps, restarting after every step with too few.
+func (s *textbookConservative) earliest(now, l sim.Time, p int) sim.Time {
+	cand := now
+	for i, st := range s.steps {
+		end := sim.Time(math.MaxInt64)
+		if i+1 < len(s.steps) {
+			end = s.steps[i+1].at
+		}
+		if end <= cand {
+			continue
+		}
+		if st.free < p {
+			cand = end
+			continue
+		}
+		if end-cand >= l {
+			return cand
+		}
+	}
+	panic("no slot: the profile ends with every processor free")
+}
+
+func (s *textbookConservative) Notify(v *sim.View, n sim.Notice) {
+	if s.steps == nil {
+		s.steps = []step{{math.MinInt64, v.Procs()}}
+	}
+	switch n.Kind {
+	case sim.Arrived:
+		s.fresh = append(s.fresh, n.Job)
+	case sim.Ended:
+		if e := s.endPlan[n.Job]; v.Now() < e {
+			s.change(v.Now(), e, v.Size(n.Job))
+		}
+		delete(s.endPlan, n.Job)
+		s.ended = true
+	case sim.PredictionChanged:
+		s.err = fmt.Errorf("job %d: deadline miss, outside what the reference supports", v.ID(n.Job))
+	}
+}
+
+func (s *textbookConservative) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	now := v.Now()
+	if s.ended {
+		for _, r := range s.waiting {
+			p, l := v.Size(r), s.length[r]
+			s.change(s.start[r], s.start[r]+l, p)
+			s.start[r] = s.earliest(now, l, p)
+			s.change(s.start[r], s.start[r]+l, -p)
+		}
+		s.ended = false
+	}
+	for _, r := range s.fresh {
+		l := max(1, planned(v.Prediction(r), s.factor))
+		s.length[r] = l
+		s.start[r] = s.earliest(now, l, v.Size(r))
+		s.change(s.start[r], s.start[r]+l, -v.Size(r))
+		s.waiting = append(s.waiting, r)
+	}
+	s.fresh = s.fresh[:0]
+	rest := s.waiting[:0]
+	for _, r := range s.waiting {
+		if s.start[r] <= now {
+			dst = append(dst, r)
+			s.endPlan[r] = now + s.length[r]
+			continue
+		}
+		rest = append(rest, r)
+	}
+	s.waiting = rest
+	// forget the past
+	for len(s.steps) > 1 && s.steps[1].at <= now {
+		s.steps = s.steps[1:]
+	}
+	return dst
+}
+
+func (s *textbookConservative) Reservation(r sim.Ref) (sim.Time, bool) {
+	if slices.Contains(s.waiting, r) {
+		return s.start[r], true
+	}
+	return 0, false
+}
+
+// runBoth simulates c under Conservative and the textbook reference and
+// returns both schedules.
+func runBoth(tb interface{ Fatal(...any) }, c schedtest.Case, factor float64) (got, want []schedtest.Line) {
+	run := func(s sim.Scheduler) []schedtest.Line {
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), s,
+			sim.Config{Procs: c.Procs, Kill: c.Kill, Predictor: c.Predictor})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return schedtest.Schedule(res)
+	}
+	ref := newTextbook(factor)
+	want = run(ref)
+	if ref.err != nil {
+		tb.Fatal(ref.err)
+	}
+	return run(NewConservative(factor)), want
+}
+
+// TestConservativeMatchesTextbook requires Conservative to give the same
+// schedules as the textbook reference on random workloads with ties (equal
+// submit times, equal ends, zero runtimes) and jobs killed at their
+// requested time, with requested-time or perfect predictions and estimate
+// factors 1 and 2.
+func TestConservativeMatchesTextbook(t *testing.T) {
+	check := func(rt *rapid.T, c schedtest.Case) {
+		c.Kill = true
+		if rapid.Bool().Draw(rt, "perfect") {
+			c.Predictor = sim.Perfect{}
+		}
+		factor := float64(rapid.IntRange(0, 2).Draw(rt, "factor"))
+		if got, want := runBoth(rt, c, factor); !slices.Equal(got, want) {
+			rt.Fatalf("factor %v: schedule\n%v\ntextbook\n%v", factor, got, want)
+		}
+	}
+	t.Run("small", func(t *testing.T) {
+		rapid.Check(t, func(rt *rapid.T) { check(rt, schedtest.Workload(rt, false)) })
+	})
+	t.Run("long-queues", func(t *testing.T) {
+		rapid.Check(t, func(rt *rapid.T) { check(rt, longQueue(rt, 250)) })
+	})
+}
+
+// TestConservativeTextbookRealLogs replays the whole of KTH-SP2 and
+// SDSC-SP2, killed at their requested times, under Conservative and the
+// textbook reference and counts the jobs whose start times differ: none
+// may.
+func TestConservativeTextbookRealLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real logs skipped in -short mode")
+	}
+	for _, file := range []string{"KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"} {
+		t.Run(file, func(t *testing.T) {
+			tr, err := trace.Load(testdata.Path(t, file), trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := sim.Prepare(tr, sim.PrepareOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t0 := time.Now()
+			got, want := runBoth(t, schedtest.Case{Procs: w.Procs, Jobs: w.Jobs, Kill: true}, 0)
+			diff := 0
+			for i := range got {
+				if got[i] != want[i] {
+					if diff < 5 {
+						t.Errorf("job %d: start %d, textbook %d", got[i].ID, got[i].Start, want[i].Start)
+					}
+					diff++
+				}
+			}
+			t.Logf("%s: %d jobs, %d start times differ from the textbook (%.1f s)", file, len(got), diff, time.Since(t0).Seconds())
+			if diff > 0 {
+				t.Errorf("%d of %d start times differ", diff, len(got))
+			}
+		})
+	}
+}
