@@ -41,7 +41,8 @@ likelihood, a generalized Pareto of shape <= -1, a mixture part collapsed
 onto one repeated value) are reported as such and ranked last, before the
 families that could not be fitted.
 
-"hpcwl fit lublin TRACE" fits the Lublin-Feitelson model instead.` + exitStatusHelp,
+"hpcwl fit lublin TRACE" fits the Lublin-Feitelson model instead, "hpcwl fit minh
+TRACE" the Minh-Wolters bursty bag-of-tasks model.` + exitStatusHelp,
 		Example: `  hpcwl fit builtin:KTH-SP2
   hpcwl fit --families lognormal,gamma,hypergamma --json log.swf.gz
   hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json`,
@@ -55,6 +56,7 @@ families that could not be fitted.
 	cmd.Flags().StringSliceVar(&opts.families, "families", nil, "families to fit, comma-separated (default: all)")
 	cmd.Flags().StringVar(&opts.status, "status", "all", `jobs to fit: "all", or "completed" (status 1)`)
 	cmd.AddCommand(newFitLublinCommand(stdout, stderr))
+	cmd.AddCommand(newFitMinhCommand(stdout, stderr))
 	return cmd
 }
 

@@ -30,13 +30,14 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
   hpcwl generate lublin --params kth-params.json --duration 30d -o month.swf`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("generate needs a MODEL; available: lublin")
+				return usagef("generate needs a MODEL; available: lublin, minh")
 			}
-			return usagef("unknown model %q; available: lublin", args[0])
+			return usagef("unknown model %q; available: lublin, minh", args[0])
 		},
 		RunE: action(func(*cobra.Command, []string) error { return nil }),
 	}
 	cmd.AddCommand(newGenerateLublinCommand(stdout, stderr))
+	cmd.AddCommand(newGenerateMinhCommand(stdout, stderr))
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hpcwl/hpcwl/bursty"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/summary"
 	"github.com/spf13/cobra"
@@ -57,6 +58,8 @@ places inside that period; it is n/a when every wait is unknown.` + exitStatusHe
 type infoReport struct {
 	Version string `json:"hpcwl_version"`
 	*summary.Summary
+	// Bursts is the bag-of-tasks and burstiness summary (hpcwl bursts).
+	Bursts *bursty.Brief `json:"bursts,omitempty"`
 }
 
 func runInfo(_ context.Context, opts infoOptions, name string, stdout, stderr io.Writer) error {
@@ -68,16 +71,17 @@ func runInfo(_ context.Context, opts infoOptions, name string, stdout, stderr io
 		return fmt.Errorf("%s: the log holds no jobs", name)
 	}
 	s := summary.Of(t)
+	b := bursty.Summarize(t)
 	if s.HeaderGaps.Any() {
 		fmt.Fprintf(stderr, "warning: %s: %s; loads use the %s\n", name, s.HeaderGaps.String(), s.LoadPeriod)
 	}
 	if opts.json {
-		return writeJSON(stdout, infoReport{Version: version.String(), Summary: s})
+		return writeJSON(stdout, infoReport{Version: version.String(), Summary: s, Bursts: b})
 	}
-	return printInfo(stdout, s)
+	return printInfo(stdout, s, b)
 }
 
-func printInfo(w io.Writer, s *summary.Summary) error {
+func printInfo(w io.Writer, s *summary.Summary, b *bursty.Brief) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format+"\n", a...) }
 	p("log\t%s", s.Name)
@@ -146,6 +150,16 @@ func printInfo(w io.Writer, s *summary.Summary) error {
 	p("\tRm %s  Ri %s  Pm %s  Pi %s  Nm %s  Ni %s", num(v.Rm), num(v.Ri), num(v.Pm), num(v.Pi),
 		num(float64(v.Nm)), num(float64(v.Ni)))
 	p("\tCm %s  Ci %s  Am %s  Ai %s", num(v.Cm), num(v.Ci), num(v.Am), num(v.Ai))
+	if b != nil {
+		p("")
+		unknown := ""
+		if len(b.Unknown) > 0 {
+			unknown = "; not recorded: " + attrList(b.Unknown)
+		}
+		p("bags of tasks\t%s of %d successful jobs (Δ = 100 s%s; hpcwl bursts)", pct(b.FractionInBoTs), b.Jobs, unknown)
+		p("correlation\t%s (runtime vs requested processors)", fmtF(b.Correlation, 4))
+		p("spatial entropy\t%s (N = %d)", fmtF(b.SpatialNE, 4), b.SpatialN)
+	}
 	return tw.Flush()
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -165,23 +166,26 @@ func schedulerList() string {
 
 // simulateParams records every parameter of a run.
 type simulateParams struct {
-	Scheduler       string  `json:"scheduler"`
-	Procs           int     `json:"procs"`
-	TraceProcs      int     `json:"trace_procs"`
-	ProcsFactor     float64 `json:"procs_factor"`
-	Speed           float64 `json:"speed"`
-	Predictor       string  `json:"predictor"`
-	MissPolicy      string  `json:"miss_policy"`
-	EstimateFactor  float64 `json:"estimate_factor"`
-	Kill            bool    `json:"kill_at_requested_time"`
-	PassEveryEvent  bool    `json:"pass_every_event"`
-	MissingEstimate string  `json:"missing_estimate"`
-	ProcsField      string  `json:"procs_field"`
-	Semantics       string  `json:"semantics"`
-	Oversize        string  `json:"oversize"`
-	Tau             int64   `json:"tau"`
-	WarmUp          int64   `json:"warmup"`
-	CoolDown        int64   `json:"cooldown"`
+	Scheduler string `json:"scheduler"`
+	// SchedulerParams holds every parameter of the policy, the defaults
+	// filled in for those not given with --param.
+	SchedulerParams map[string]string `json:"scheduler_params,omitempty"`
+	Procs           int               `json:"procs"`
+	TraceProcs      int               `json:"trace_procs"`
+	ProcsFactor     float64           `json:"procs_factor"`
+	Speed           float64           `json:"speed"`
+	Predictor       string            `json:"predictor"`
+	MissPolicy      string            `json:"miss_policy"`
+	EstimateFactor  float64           `json:"estimate_factor"`
+	Kill            bool              `json:"kill_at_requested_time"`
+	PassEveryEvent  bool              `json:"pass_every_event"`
+	MissingEstimate string            `json:"missing_estimate"`
+	ProcsField      string            `json:"procs_field"`
+	Semantics       string            `json:"semantics"`
+	Oversize        string            `json:"oversize"`
+	Tau             int64             `json:"tau"`
+	WarmUp          int64             `json:"warmup"`
+	CoolDown        int64             `json:"cooldown"`
 }
 
 // simulateInput describes the input log and what became of its jobs.
@@ -402,7 +406,8 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			Dropped: w.Dropped, DroppedOversize: w.DroppedOversize, Clamped: w.Clamped,
 			EstimateFilled: w.EstimateFilled, Overruns: w.Overruns},
 		Parameters: simulateParams{
-			Scheduler: strings.ToLower(opts.scheduler), Procs: w.Procs, TraceProcs: t.Procs,
+			Scheduler: strings.ToLower(opts.scheduler), SchedulerParams: schedulerParams(opts.scheduler, params),
+			Procs: w.Procs, TraceProcs: t.Procs,
 			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: pred.Spec(),
 			MissPolicy: pred.MissPolicy().String(), EstimateFactor: ef, Kill: opts.kill, PassEveryEvent: opts.everyEvent, MissingEstimate: fill.String(),
 			ProcsField: field.String(), Semantics: sem.String(),
@@ -596,9 +601,13 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 		replay = fmt.Sprintf(" --replay feedback --users %s --sessions %s --reduction %s --fluid %s --seed %d",
 			f.Users, f.Sessions, f.Reduction, run.fluid, f.Seed)
 	}
-	h.AddNote(fmt.Sprintf("%s simulated by hpcwl %s: hpcwl simulate %s --scheduler %s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s%s",
-		what, run.report.Version, run.report.Input.Name, par.Scheduler, par.Procs, par.Speed, par.Predictor, par.MissPolicy,
-		par.EstimateFactor, par.Kill, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize, replay))
+	var sp strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(par.SchedulerParams)) {
+		fmt.Fprintf(&sp, " --param %s=%s", k, par.SchedulerParams[k])
+	}
+	h.AddNote(fmt.Sprintf("%s simulated by hpcwl %s: hpcwl simulate %s --scheduler %s%s --procs %d --speed %v --predictor %s --miss-policy %s --estimate-factor %v --kill=%v --pass-every-event=%v --missing-estimate %s --procs-field %s --semantics %s --oversize %s%s",
+		what, run.report.Version, run.report.Input.Name, par.Scheduler, sp.String(), par.Procs, par.Speed, par.Predictor, par.MissPolicy,
+		par.EstimateFactor, par.Kill, par.PassEveryEvent, par.MissingEstimate, par.ProcsField, par.Semantics, par.Oversize, replay))
 	return trace.New(h, jobs, trace.Options{Procs: par.Procs})
 }
 
@@ -721,6 +730,23 @@ func sortByID(order []int, res *sim.Result) {
 		}
 		return 0
 	})
+}
+
+// schedulerParams returns every declared parameter of the named policy:
+// the value given, else the default.
+func schedulerParams(name string, given map[string]string) map[string]string {
+	ps := sched.Params(name)
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(ps))
+	for _, p := range ps {
+		out[p.Name] = p.Default
+		if v, ok := given[p.Name]; ok {
+			out[p.Name] = v
+		}
+	}
+	return out
 }
 
 // parseParams reads --param NAME=VALUE flags.
