@@ -7,11 +7,12 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// Conservative is conservative backfilling (spec talby section 11.3;
-// Mu'alem & Feitelson 2001): every waiting job holds a reservation, made on
-// arrival at the earliest time it fits for its whole planned duration in the
-// profile of free processors; a job may start early only where it delays no
-// reservation.
+// Conservative is conservative backfilling (the rule as Talby, User Modeling
+// of Parallel Workloads, PhD thesis, Hebrew University, 2006, chapter 2,
+// states it; Mu'alem & Feitelson 2001): every waiting job holds a reservation,
+// made on arrival at the earliest time it fits for its whole planned duration
+// in the profile of free processors; a job may start early only where it
+// delays no reservation.
 //
 // Compression follows the textbook: after every scheduling pass at which
 // at least one job ended (early or at its planned end; jobs ending at the

@@ -7,8 +7,12 @@ import (
 	"github.com/hpcwl/hpcwl/sim"
 )
 
-// EASY is aggressive backfilling in the corrected form of spec talby
-// section 11.2 (Lifka 1995; Mu'alem & Feitelson 2001):
+// EASY is aggressive backfilling (Talby, User Modeling of Parallel Workloads,
+// PhD thesis, Hebrew University, 2006, chapter 2 and appendix A, Listing 7;
+// Lifka 1995; Mu'alem & Feitelson 2001), with the listing corrected to
+// standard EASY where it departs from it (our choice): the first phase stops
+// at the oldest job that does not fit, and a job backfilled into the extra
+// processors uses them up:
 //
 //  1. start waiting jobs in arrival order while the oldest one fits;
 //  2. reserve for the oldest waiting job R: walking the running jobs by
@@ -118,9 +122,9 @@ func NewEASY(factor float64) *EASY {
 	return &EASY{factor: factor, name: n, head: -1, dirty: true}
 }
 
-// NewSJBF returns SJBF, shortest job backfilled first (spec talby section
-// 11.7; Tsafrir, Etsion & Feitelson 2006): EASY that plans with the
-// predictions and backfills in order of ascending prediction (ties by
+// NewSJBF returns SJBF, shortest job backfilled first (Talby (2006), section
+// 8.3.3 and appendix A; Tsafrir, Etsion & Feitelson 2006): EASY that plans
+// with the predictions and backfills in order of ascending prediction (ties by
 // arrival). The reservation is still for the oldest waiting job.
 func NewSJBF(factor float64) *EASY {
 	s := NewEASY(factor)
