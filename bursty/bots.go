@@ -7,8 +7,9 @@ import (
 	"github.com/hpcwl/hpcwl/trace"
 )
 
-// Attribute is one of the six job attributes two jobs of the same bag of
-// tasks must share (§2.3).
+// Attribute is one of the six job attributes two jobs of the same bag of tasks
+// must share (T. N. Minh, L. Wolters and D. Epema, "A realistic integrated
+// model of parallel system workloads", CCGrid 2010, section II-C).
 type Attribute int
 
 const (
@@ -176,10 +177,11 @@ func streams(jobs []trace.Job, c Contiguity) [][]int {
 
 // DetectBoTs splits jobs, which must be sorted by arrival ([SortByArrival]),
 // into bags of tasks with time parameter delta (seconds): maximal runs,
-// contiguous in the order c selects, of jobs similar on attrs whose
-// successive arrivals are at most delta apart (§4.2). Every job is in exactly
-// one bag; bags of one job are included. Each bag lists indices into jobs in
-// arrival order; bags are ordered by their first job.
+// contiguous in the order c selects, of jobs similar on attrs whose successive
+// arrivals are at most delta apart (Minh, Wolters and Epema (2010), section
+// IV). Every job is in exactly one bag; bags of one job are included. Each bag
+// lists indices into jobs in arrival order; bags are ordered by their first
+// job.
 func DetectBoTs(jobs []trace.Job, delta int64, attrs []Attribute, c Contiguity) [][]int {
 	var bots [][]int
 	for _, s := range streams(jobs, c) {
@@ -201,9 +203,10 @@ func DetectBoTs(jobs []trace.Job, delta int64, attrs []Attribute, c Contiguity) 
 	return bots
 }
 
-// BIA returns the BoT inter-arrival times (§4.1): the arrival gaps between
-// successive jobs (in the order c selects) that are similar on attrs,
-// whatever the gap. jobs must be sorted by arrival.
+// BIA returns the BoT inter-arrival times (Minh, Wolters and Epema (2010),
+// section IV): the arrival gaps between successive jobs (in the order c
+// selects) that are similar on attrs, whatever the gap. jobs must be sorted by
+// arrival.
 func BIA(jobs []trace.Job, attrs []Attribute, c Contiguity) []float64 {
 	var out []float64
 	for _, s := range streams(jobs, c) {
@@ -217,8 +220,8 @@ func BIA(jobs []trace.Job, attrs []Attribute, c Contiguity) []float64 {
 	return out
 }
 
-// meanSD returns the mean and the sample standard deviation (n−1
-// denominator, §4.4; 0 for one value) of the jobs' runtimes.
+// meanSD returns the mean and the sample standard deviation (n−1 denominator,
+// our choice; 0 for one value) of the jobs' runtimes.
 func meanSD(jobs []trace.Job, idx []int) (mean, sd float64) {
 	for _, i := range idx {
 		mean += float64(jobs[i].Runtime)

@@ -33,9 +33,11 @@ func NormalizedEntropy(w []float64) float64 {
 }
 
 // TemporalNE is the temporal normalised entropy of arrivals (seconds, any
-// order) at time scale t seconds (§5.2): the span from the first arrival is
-// cut into N = floor((last − first)/t) + 1 intervals of length t, and p_i is
-// the fraction of arrivals in interval i. NaN when N < 2.
+// order) at time scale t seconds (T. N. Minh, L. Wolters and D. Epema, "A
+// realistic integrated model of parallel system workloads", CCGrid 2010,
+// section V-A): the span from the first arrival is cut into N = floor((last −
+// first)/t) + 1 intervals of length t, and p_i is the fraction of arrivals in
+// interval i. NaN when N < 2.
 func TemporalNE(arrivals []float64, t float64) float64 {
 	if len(arrivals) == 0 || !(t > 0) {
 		return math.NaN()
@@ -52,9 +54,10 @@ func TemporalNE(arrivals []float64, t float64) float64 {
 	return NormalizedEntropy(counts)
 }
 
-// SpatialNE is the spatial normalised entropy (§5.3): p_i is the share of
-// the total runtime held by jobs on i processors, i = 1..maxProcs. Jobs with
-// procs[j] outside [1, maxProcs] are an error of the caller; they panic.
+// SpatialNE is the spatial normalised entropy (Minh, Wolters and Epema (2010),
+// section V-B): p_i is the share of the total runtime held by jobs on i
+// processors, i = 1..maxProcs. Jobs with procs[j] outside [1, maxProcs] are an
+// error of the caller; they panic.
 func SpatialNE(runtimes []float64, procs []int, maxProcs int) float64 {
 	w := make([]float64, maxProcs)
 	for j, p := range procs {

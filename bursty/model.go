@@ -30,7 +30,9 @@ type Component struct {
 	StdDev float64 `json:"sd"`
 }
 
-// RuntimeModel is stage A: the runtime classes (§6.1).
+// RuntimeModel is stage A: the runtime classes (T. N. Minh, L. Wolters and D.
+// Epema, "A realistic integrated model of parallel system workloads", CCGrid
+// 2010, section VI-A).
 type RuntimeModel struct {
 	// Space is RawRuntime or LogRuntime.
 	Space string `json:"space"`
@@ -44,7 +46,8 @@ type RuntimeModel struct {
 }
 
 // ProcGroup is one group of jobs with the same processor count and its
-// parallelism label round(log2(count)) + 1 (§6.2).
+// parallelism label round(log2(count)) + 1 (Minh, Wolters and Epema (2010),
+// section VI-B).
 type ProcGroup struct {
 	Procs int `json:"procs"`
 	Jobs  int `json:"jobs"`
@@ -119,13 +122,14 @@ type FitOptions struct {
 	MWMBin float64
 	// CalibrateZipf replaces the maximum-likelihood Zipf exponent by the one
 	// with which Algorithm 1, run on the log's own arrivals, puts the same
-	// fraction of jobs in bags of two or more as the log (spec §8.13: bags
-	// also end at arrival gaps over Δ, so the realised sizes fall short of
-	// the drawn ones).
+	// fraction of jobs in bags of two or more as the log (our choice where the
+	// paper is silent: bags also end at arrival gaps over Δ, so the realised
+	// sizes fall short of the drawn ones).
 	CalibrateZipf bool
 }
 
-// Fit fits the model to the jobs of t (§6.1-6.3).
+// Fit fits the model to the jobs of t (Minh, Wolters and Epema (2010),
+// sections VI-A to VI-C).
 func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	if opt.GMax < 1 {
 		return nil, fmt.Errorf("%w: the largest number of mixture components must be >= 1, got %d", ErrOption, opt.GMax)
@@ -255,8 +259,9 @@ func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	return m, nil
 }
 
-// ParallelismLabel is the label of a group of count jobs: round(log2
-// count) + 1 (§6.2; 250 and 300 jobs both give 9).
+// ParallelismLabel is the label of a group of count jobs: round(log2 count) +
+// 1 (Minh, Wolters and Epema (2010), section VI-B; 250 and 300 jobs both give
+// 9).
 func ParallelismLabel(count int) int {
 	return int(math.Round(math.Log2(float64(count)))) + 1
 }

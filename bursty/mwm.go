@@ -12,13 +12,15 @@ import (
 	"github.com/hpcwl/hpcwl/stats"
 )
 
-// MWM is a multifractal wavelet model of arrival counts (Riedi et al. 1999,
-// spec §6.6): counts per bin of width Bin seconds over 2^Levels bins, built
-// from the total count by multiplying, at each scale j, a parent Haar
-// scaling coefficient by (1 ± A) with A = 2B − 1, B ~ Beta(P[j], P[j]). The
-// paper's arrival process is a modification of MWM that it does not
-// describe; this is the standard model with one Beta parameter per scale
-// estimated from the log.
+// MWM is a multifractal wavelet model of arrival counts (Riedi et al. 1999;
+// the arrival model of T. N. Minh, L. Wolters and D. Epema, "A realistic
+// integrated model of parallel system workloads", CCGrid 2010 builds on it,
+// after Minh and Wolters, CCGrid 2009): counts per bin of width Bin seconds
+// over 2^Levels bins, built from the total count by multiplying, at each scale
+// j, a parent Haar scaling coefficient by (1 ± A) with A = 2B − 1, B ~
+// Beta(P[j], P[j]). The paper's arrival process is a modification of MWM that
+// it does not describe; this is the standard model with one Beta parameter per
+// scale estimated from the log.
 type MWM struct {
 	// Bin is the bin width in seconds; Levels the number of scales (the
 	// model spans 2^Levels bins).
