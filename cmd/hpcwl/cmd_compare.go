@@ -60,11 +60,13 @@ A generated log (hpcwl resample) numbers its user copies. By default
 (--users copy, as in Zakay's PhD thesis, chapter 3, section 5) the per-user distributions count every
 copy as a user, so a long-term user cut by a regeneration counts twice.
 A long-term user's copies follow one another in one slot, one user present
-all the time (section 6.6); --users slot counts each slot as one user (and
+all the time (the long-term population is constant and each user is
+regenerated in its slot, thesis chapter 3); --users slot counts each slot as one user (and
 each temporary copy as one).
 
 --segment LEN also cuts RESAMPLED into consecutive segments of LEN from
-time 0 (a workload extended to several times the log's length, section 7.2)
+time 0 (a workload extended to several times the log's length, thesis
+chapter 3, section 6)
 and analyses each complete segment as a log of its own, its times counted
 from the segment's start: users are the copies with jobs in the segment, so
 a copy that spans two segments counts in both.` + exitStatusHelp,
