@@ -15,11 +15,62 @@ var JobsColumns = []string{"job_id", "workload_name", "profile", "submission_tim
 	"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
 	"turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
 
-// WriteJobs writes the schedule res as Batsim's jobs.csv would record it,
-// one line per job in job ID order, workload naming the workload_name
-// column; fields holding a comma or a quote are quoted. Processors are numbered 0..P-1 and allocated lowest
-// numbers first, so that allocated_resources is a valid Batsim interval
-// set; energy is not modelled (-1).
+// JobRow is one line of Batsim's jobs.csv (the output of a Batsim run):
+// one job's schedule. The struct tags name the columns for Parquet.
+type JobRow struct {
+	JobID              int64   `parquet:"job_id"`
+	WorkloadName       string  `parquet:"workload_name,dict"`
+	Profile            string  `parquet:"profile,dict"`
+	SubmissionTime     int64   `parquet:"submission_time"`
+	RequestedResources int64   `parquet:"requested_number_of_resources"`
+	RequestedTime      int64   `parquet:"requested_time"`
+	Success            int32   `parquet:"success"`
+	FinalState         string  `parquet:"final_state,dict"`
+	StartingTime       int64   `parquet:"starting_time"`
+	ExecutionTime      int64   `parquet:"execution_time"`
+	FinishTime         int64   `parquet:"finish_time"`
+	WaitingTime        int64   `parquet:"waiting_time"`
+	TurnaroundTime     int64   `parquet:"turnaround_time"`
+	Stretch            float64 `parquet:"stretch"`
+	AllocatedResources string  `parquet:"allocated_resources"`
+	ConsumedEnergy     float64 `parquet:"consumed_energy"`
+	Metadata           string  `parquet:"metadata"`
+}
+
+// Rows returns the schedule res as the lines of Batsim's jobs.csv, in job
+// ID order, workload naming the workload_name column. Processors are
+// numbered 0..P-1 and allocated lowest numbers first, so that
+// allocated_resources is a valid Batsim interval set; energy is not
+// modelled (-1); the stretch follows the metrics package's rule,
+// max(1, turnaround / max(runtime, 1 s)).
+func Rows(res *sim.Result, workload string) []JobRow {
+	alloc := Allocate(res)
+	order := make([]int, len(res.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sortByID(order, res)
+	rows := make([]JobRow, len(order))
+	for k, i := range order {
+		o := &res.Jobs[i]
+		exec := o.Ran()
+		turn := o.End - o.Submit
+		var success int32 = 1
+		state := "COMPLETED_SUCCESSFULLY"
+		if o.Killed {
+			success, state = 0, "COMPLETED_WALLTIME_REACHED"
+		}
+		rows[k] = JobRow{JobID: o.ID, WorkloadName: workload, Profile: "rigid", SubmissionTime: int64(o.Submit),
+			RequestedResources: int64(o.Procs), RequestedTime: int64(o.Estimate), Success: success, FinalState: state,
+			StartingTime: int64(o.Start), ExecutionTime: int64(exec), FinishTime: int64(o.End), WaitingTime: int64(o.Wait()),
+			TurnaroundTime: int64(turn), AllocatedResources: alloc[i], ConsumedEnergy: -1,
+			Stretch: max(1, float64(turn)/float64(max(exec, 1)))}
+	}
+	return rows
+}
+
+// WriteJobs writes the schedule res as Batsim's jobs.csv would record it
+// (the lines of [Rows]); fields holding a comma or a quote are quoted.
 func WriteJobs(w io.Writer, res *sim.Result, workload string) error {
 	// encoding/csv quotes a field holding a comma, a quote or a line
 	// break (a workload name may), as Batsim's readers expect.
@@ -27,27 +78,13 @@ func WriteJobs(w io.Writer, res *sim.Result, workload string) error {
 	if err := cw.Write(JobsColumns); err != nil {
 		return err
 	}
-	alloc := Allocate(res)
-	order := make([]int, len(res.Jobs))
-	for i := range order {
-		order[i] = i
-	}
-	sortByID(order, res)
 	rec := make([]string, len(JobsColumns))
 	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
-	for _, i := range order {
-		o := &res.Jobs[i]
-		exec := o.Ran()
-		turn := o.End - o.Submit
-		success, state := "1", "COMPLETED_SUCCESSFULLY"
-		if o.Killed {
-			success, state = "0", "COMPLETED_WALLTIME_REACHED"
-		}
-		// The rule of the metrics package: max(1, turnaround / max(runtime, 1 s)).
-		stretch := strconv.FormatFloat(max(1, float64(turn)/float64(max(exec, 1))), 'g', 10, 64)
-		rec = append(rec[:0], itoa(o.ID), workload, "rigid", itoa(int64(o.Submit)), itoa(int64(o.Procs)),
-			itoa(int64(o.Estimate)), success, state, itoa(int64(o.Start)), itoa(int64(exec)), itoa(int64(o.End)),
-			itoa(int64(o.Wait())), itoa(int64(turn)), stretch, alloc[i], "-1", "")
+	for _, r := range Rows(res, workload) {
+		rec = append(rec[:0], itoa(r.JobID), r.WorkloadName, r.Profile, itoa(r.SubmissionTime), itoa(r.RequestedResources),
+			itoa(r.RequestedTime), itoa(int64(r.Success)), r.FinalState, itoa(r.StartingTime), itoa(r.ExecutionTime), itoa(r.FinishTime),
+			itoa(r.WaitingTime), itoa(r.TurnaroundTime), strconv.FormatFloat(r.Stretch, 'g', 10, 64), r.AllocatedResources,
+			strconv.FormatFloat(r.ConsumedEnergy, 'g', -1, 64), r.Metadata)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

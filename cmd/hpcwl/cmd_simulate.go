@@ -251,7 +251,7 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	if opts.jobsOut != "" {
 		if err := writeTableOutput(opts.jobsOut, "batsim jobs.csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.jobsOut) {
-				return writeParquetTable(w, batsimJobs(run.res, workloadName(name)), run.provenance())
+				return writeParquetTable(w, batsim.Rows(run.res, workloadName(name)), run.provenance())
 			}
 			return batsim.WriteJobs(w, run.res, workloadName(name))
 		}); err != nil {
@@ -654,82 +654,6 @@ func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// batsimJob is one row of the per-job results, with the columns of
-// Batsim's jobs.csv; the struct tags give the Parquet schema.
-type batsimJob struct {
-	JobID              int64   `parquet:"job_id"`
-	WorkloadName       string  `parquet:"workload_name,dict"`
-	Profile            string  `parquet:"profile,dict"`
-	SubmissionTime     int64   `parquet:"submission_time"`
-	RequestedResources int64   `parquet:"requested_number_of_resources"`
-	RequestedTime      int64   `parquet:"requested_time"`
-	Success            int32   `parquet:"success"`
-	FinalState         string  `parquet:"final_state,dict"`
-	StartingTime       int64   `parquet:"starting_time"`
-	ExecutionTime      int64   `parquet:"execution_time"`
-	FinishTime         int64   `parquet:"finish_time"`
-	WaitingTime        int64   `parquet:"waiting_time"`
-	TurnaroundTime     int64   `parquet:"turnaround_time"`
-	Stretch            float64 `parquet:"stretch"`
-	AllocatedResources string  `parquet:"allocated_resources"`
-	ConsumedEnergy     float64 `parquet:"consumed_energy"`
-	Metadata           string  `parquet:"metadata"`
-}
-
-// batsimJobs returns the per-job results of res in job ID order.
-// Processors are numbered 0..P-1 and allocated lowest numbers first, so
-// that allocated_resources is a valid Batsim interval set; energy is not
-// modelled (-1).
-func batsimJobs(res *sim.Result, workload string) []batsimJob {
-	alloc := batsim.Allocate(res)
-	order := make([]int, len(res.Jobs))
-	for i := range order {
-		order[i] = i
-	}
-	sortByID(order, res)
-	rows := make([]batsimJob, len(order))
-	for k, i := range order {
-		o := &res.Jobs[i]
-		exec := o.Ran()
-		turn := o.End - o.Submit
-		var success int32 = 1
-		state := "COMPLETED_SUCCESSFULLY"
-		if o.Killed {
-			success, state = 0, "COMPLETED_WALLTIME_REACHED"
-		}
-		rows[k] = batsimJob{JobID: o.ID, WorkloadName: workload, Profile: "rigid", SubmissionTime: int64(o.Submit),
-			RequestedResources: int64(o.Procs), RequestedTime: int64(o.Estimate), Success: success, FinalState: state,
-			StartingTime: int64(o.Start), ExecutionTime: int64(exec), FinishTime: int64(o.End), WaitingTime: int64(o.Wait()),
-			TurnaroundTime: int64(turn), AllocatedResources: alloc[i], ConsumedEnergy: -1,
-			// The rule of metrics.Summary: max(1, turnaround / max(runtime, 1 s)).
-			Stretch: max(1, float64(turn)/float64(max(exec, 1)))}
-	}
-	return rows
-}
-
-func sortByID(order []int, res *sim.Result) {
-	sortedAlready := true
-	for k := 1; k < len(order); k++ {
-		if res.Jobs[order[k]].ID < res.Jobs[order[k-1]].ID {
-			sortedAlready = false
-			break
-		}
-	}
-	if sortedAlready {
-		return
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		x, y := res.Jobs[a].ID, res.Jobs[b].ID
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	})
 }
 
 // schedulerParams returns every declared parameter of the named policy:

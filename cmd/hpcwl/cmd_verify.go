@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/spf13/cobra"
 
+	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/verify"
 )
@@ -189,7 +190,7 @@ func readSchedule(name string) ([]verify.Entry, error) {
 		defer fh.Close()
 		return verify.ReadJobsCSV(fh, name)
 	}
-	rows, err := parquet.ReadFile[batsimJob](name)
+	rows, err := parquet.ReadFile[batsim.JobRow](name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

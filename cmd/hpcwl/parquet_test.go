@@ -169,9 +169,9 @@ func TestSimulateJobsParquet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := parquet.NewGenericReader[batsimJob](f)
+	r := parquet.NewGenericReader[batsim.JobRow](f)
 	defer r.Close()
-	rows := make([]batsimJob, r.NumRows())
+	rows := make([]batsim.JobRow, r.NumRows())
 	if n, err := r.Read(rows); n != len(rows) || (err != nil && err != io.EOF) {
 		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
 	}
