@@ -324,6 +324,22 @@ type placement struct {
 	line       int
 }
 
+// eventOrder orders the starts and ends of jobs a and b: by time, an end
+// before a start at the same instant (it frees processors first), then by
+// job number.
+func eventOrder(at, bt sim.Time, aStart, bStart bool, aID, bID int64) int {
+	if at != bt {
+		return cmp.Compare(at, bt)
+	}
+	if aStart != bStart {
+		if aStart {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(aID, bID)
+}
+
 // checkCapacity sweeps starts and ends in time order, ends before starts
 // at equal times (a job of zero length occupies nothing), and reports
 // every start that takes the busy processors over the machine's size.
@@ -340,18 +356,7 @@ func checkCapacity(c *checker, ps []placement, procs int) {
 			evs = append(evs, ev{p.start, true, p}, ev{p.end, false, p})
 		}
 	}
-	slices.SortFunc(evs, func(a, b ev) int {
-		if a.t != b.t {
-			return cmp.Compare(a.t, b.t)
-		}
-		if a.start != b.start {
-			if a.start {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(a.p.id, b.p.id)
-	})
+	slices.SortFunc(evs, func(a, b ev) int { return eventOrder(a.t, b.t, a.start, b.start, a.p.id, b.p.id) })
 	busy := 0
 	for _, e := range evs {
 		if !e.start {
@@ -404,18 +409,7 @@ func checkAlloc(c *checker, schedule []Entry, entry []int, procs int) {
 			evs = append(evs, ev{e.Start, true, e}, ev{e.End, false, e})
 		}
 	}
-	slices.SortFunc(evs, func(a, b ev) int {
-		if a.t != b.t {
-			return cmp.Compare(a.t, b.t)
-		}
-		if a.start != b.start {
-			if a.start {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(a.e.ID, b.e.ID)
-	})
+	slices.SortFunc(evs, func(a, b ev) int { return eventOrder(a.t, b.t, a.start, b.start, a.e.ID, b.e.ID) })
 	owner := make([]*Entry, procs)
 	for _, x := range evs {
 		reported := false // one report per job
