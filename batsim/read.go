@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -19,8 +20,11 @@ import (
 // given, else "nb_res". Malformed input gives an [*Error] naming the line
 // and the JSON path of the problem and what was expected.
 func Read(r io.Reader, name string, opt trace.Options) (*trace.Trace, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(inputlimit.JSONValues(r, name, inputlimit.MaxToken))
 	if err != nil {
+		if errors.Is(err, inputlimit.ErrTooLong) {
+			return nil, err // names the file and line
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	rd := &reader{name: name, data: data}

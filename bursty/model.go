@@ -11,6 +11,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/dist"
 	"github.com/hpcwl/hpcwl/fit"
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -293,7 +294,7 @@ var ErrParams = errors.New("invalid parameter file")
 // ReadModel reads a parameter file written by [Model.Write] and checks it;
 // errors name the offending field.
 func ReadModel(r io.Reader) (*Model, error) {
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(inputlimit.JSONValues(r, "", inputlimit.MaxToken))
 	dec.DisallowUnknownFields()
 	var m Model
 	if err := dec.Decode(&m); err != nil {

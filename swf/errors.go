@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 )
 
 // Causes of a [ParseError]; test for them with errors.Is.
@@ -13,6 +15,11 @@ var (
 	ErrNotNumber  = errors.New("expected a number")
 	ErrNegative   = errors.New("expected -1 (unknown) or a value >= 0")
 	ErrEmpty      = errors.New("empty input: no header and no jobs")
+	// ErrLineTooLong: a line longer than 1 MiB (inputlimit.MaxLine). An SWF
+	// job line is about 100 bytes; the reader stops at the limit instead of
+	// reading the rest of the line into memory.
+	ErrLineTooLong = fmt.Errorf("line longer than %d bytes (is this an SWF log?): %w",
+		inputlimit.MaxLine, inputlimit.ErrTooLong)
 )
 
 // ParseError reports malformed input with its position.

@@ -2,9 +2,12 @@ package swf
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 )
 
 // Reader reads jobs from an SWF log.
@@ -32,6 +35,7 @@ type Reader struct {
 	sawAny     bool
 	buf        []byte
 	replaced   [NumFields]int
+	tooLong    error // sticky: after a line over the limit nothing more is read
 }
 
 // Replaced returns, per field (index i for field i+1), how many values the
@@ -78,13 +82,28 @@ func (r *Reader) Header() (*Header, error) {
 // readLine returns the next non-blank line without its line ending, or nil
 // with the error (io.EOF at the end). The slice is valid until the next call.
 func (r *Reader) readLine() ([]byte, error) {
+	if r.tooLong != nil {
+		return nil, r.tooLong
+	}
 	for {
 		b, err := r.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			r.buf = append(r.buf[:0], b...)
 			for err == bufio.ErrBufferFull {
+				if len(r.buf) > inputlimit.MaxLine+1 { // +1: a final '\r' does not count
+					// Refuse before the rest of the line is read: a
+					// compressed log can hold one line of gigabytes.
+					r.buf = nil
+					r.tooLong = r.errorf(r.line+1, 0, "", ErrLineTooLong)
+					return nil, r.tooLong
+				}
 				b, err = r.br.ReadSlice('\n')
 				r.buf = append(r.buf, b...)
+			}
+			if len(bytes.TrimRight(r.buf, "\r\n")) > inputlimit.MaxLine {
+				r.buf = nil
+				r.tooLong = r.errorf(r.line+1, 0, "", ErrLineTooLong)
+				return nil, r.tooLong
 			}
 			b = r.buf
 		}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 )
 
 func TestReadSmall(t *testing.T) {
@@ -260,7 +262,7 @@ func TestBuiltHeaderLinesReadBack(t *testing.T) {
 // TestLongTextQuotedShort checks that an error quotes only a prefix of a
 // malformed field, however long it is.
 func TestLongTextQuotedShort(t *testing.T) {
-	long := strings.Repeat("x", 1<<20)
+	long := strings.Repeat("x", 100000)
 	in := "1 0 10 " + long + " 4 -1 -1 4 3600 -1 1 3 2 -1 1 1 -1 -1\n"
 	_, err := NewReader(strings.NewReader(in)).ReadAll()
 	if err == nil {
@@ -269,7 +271,52 @@ func TestLongTextQuotedShort(t *testing.T) {
 	if n := len(err.Error()); n > 300 {
 		t.Errorf("message is %d bytes long, want a short prefix", n)
 	}
-	if !strings.Contains(err.Error(), "(1048576 bytes)") {
+	if !strings.Contains(err.Error(), "(100000 bytes)") {
 		t.Errorf("message %.200q does not give the text's length", err)
+	}
+}
+
+// TestLineLimit checks the 1 MiB line limit: a job line padded to exactly
+// the limit is read, one byte more is refused with the line's number, and
+// the reader reads nothing after it.
+func TestLineLimit(t *testing.T) {
+	job := "1 0 10 100 4 -1 -1 4 3600 -1 1 3 2 -1 1 1 -1 -1"
+	pad := func(n int) string { return job + strings.Repeat(" ", n-len(job)) + "\n" }
+	for _, tt := range []struct {
+		name    string
+		lineLen int
+		crlf    bool
+		ok      bool
+	}{
+		{"at the limit", inputlimit.MaxLine, false, true},
+		{"at the limit with CRLF", inputlimit.MaxLine, true, true},
+		{"one byte over", inputlimit.MaxLine + 1, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			second := pad(tt.lineLen)
+			if tt.crlf {
+				second = strings.TrimSuffix(second, "\n") + "\r\n"
+			}
+			in := "; MaxProcs: 8\n" + second + job + "\n"
+			r := NewReader(strings.NewReader(in))
+			r.Name = "t.swf"
+			jobs, err := r.ReadAll()
+			if tt.ok {
+				if err != nil || len(jobs) != 2 {
+					t.Fatalf("got %d jobs, %v; want 2 jobs", len(jobs), err)
+				}
+				return
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrLineTooLong) || !errors.Is(err, inputlimit.ErrTooLong) {
+				t.Fatalf("err = %v, want a ParseError for ErrLineTooLong", err)
+			}
+			if pe.Line != 2 || pe.File != "t.swf" {
+				t.Errorf("error at %s line %d, want t.swf line 2", pe.File, pe.Line)
+			}
+			if _, err2 := r.Read(); !errors.Is(err2, ErrLineTooLong) {
+				t.Errorf("Read after the error returned %v, want the same error again", err2)
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"github.com/hpcwl/hpcwl/swf"
 )
 
@@ -95,7 +96,7 @@ var ErrCSVColumns = errors.New("bad column row")
 // start with ';' becomes a free comment). Malformed input gives a
 // [*swf.ParseError] naming the line, the field and the offending text.
 func ReadCSV(r io.Reader, name string, opt Options) (*Trace, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := bufio.NewReaderSize(inputlimit.Lines(r, name, inputlimit.MaxLine), 256<<10)
 	var hdrText strings.Builder
 	var cols []int // SWF field index (0-based) of each CSV column
 	var jobs []Job
@@ -106,6 +107,12 @@ func ReadCSV(r io.Reader, name string, opt Options) (*Trace, error) {
 	var cells []string
 	for {
 		line, rerr := br.ReadString('\n')
+		if rerr != nil && rerr != io.EOF {
+			if errors.Is(rerr, inputlimit.ErrTooLong) {
+				return nil, rerr // names the file and line
+			}
+			return nil, fmt.Errorf("%s: %w", name, rerr)
+		}
 		if line == "" && rerr != nil {
 			if rerr != io.EOF {
 				return nil, fmt.Errorf("%s: %w", name, rerr)

@@ -9,10 +9,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	"github.com/hpcwl/hpcwl/gen/estimate"
 	"github.com/hpcwl/hpcwl/gen/lublin"
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
@@ -166,7 +166,7 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		cfg.Duration = int64(d)
 	}
 	if opts.params != "" {
-		data, err := os.ReadFile(opts.params)
+		data, err := inputlimit.ReadFile(opts.params, inputlimit.MaxParamFile)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -286,9 +287,12 @@ func (p Params) ScaleToMachine(procs int) (Params, error) {
 // validated; unknown fields are an error.
 func ReadParams(r io.Reader) (Params, error) {
 	p := DefaultParams(Whole)
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(inputlimit.JSONValues(r, "", inputlimit.MaxToken))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
+		if errors.Is(err, inputlimit.ErrTooLong) {
+			return p, fmt.Errorf("%w: %w", ErrInvalidParams, err)
+		}
 		return p, fmt.Errorf("%w: decoding parameters: %v", ErrInvalidParams, err)
 	}
 	return p, p.Validate()
