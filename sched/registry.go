@@ -2,11 +2,14 @@ package sched
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/hpcwl/hpcwl/sched/external"
 	"github.com/hpcwl/hpcwl/sim"
 )
 
@@ -22,6 +25,10 @@ type Options struct {
 	// parameters with their defaults. Unset parameters keep their
 	// defaults; an unknown name or a value out of range is an error.
 	Params map[string]string
+	// ExternalStderr receives the standard error of an external scheduler
+	// ("exec:COMMAND"); nil discards it (its last lines still appear in
+	// error messages).
+	ExternalStderr io.Writer
 }
 
 // Param describes one named parameter of a policy.
@@ -94,8 +101,53 @@ func Params(name string) []Param { return registry[strings.ToLower(name)].params
 // options. An unknown name gives an error listing the valid ones.
 func New(name string) (sim.Scheduler, error) { return NewWithOptions(name, Options{}) }
 
+// ExecPrefix starts the name of an external scheduler: "exec:COMMAND" runs
+// COMMAND (split at white space, no shell) as a child process speaking
+// the protocol of package [external]. Call Close (io.Closer) on the
+// scheduler after the run to end the process.
+const ExecPrefix = "exec:"
+
+// IsExternal reports whether name is an external scheduler, "exec:COMMAND".
+func IsExternal(name string) bool {
+	return len(name) >= len(ExecPrefix) && strings.EqualFold(name[:len(ExecPrefix)], ExecPrefix)
+}
+
+// newExternal starts an external scheduler. Its parameter timeout (a
+// duration, default 30s) bounds the wait for each answer; the other
+// parameters go to the process in the handshake.
+func newExternal(name string, o Options) (sim.Scheduler, error) {
+	if o.EstimateFactor != 0 {
+		return nil, fmt.Errorf("an estimate factor does not apply to an external scheduler: it sees the predictions and plans as it likes")
+	}
+	cmd := strings.Fields(name[len(ExecPrefix):])
+	if len(cmd) == 0 {
+		return nil, fmt.Errorf("scheduler %q names no command; e.g. exec:./my_policy.py", name)
+	}
+	cfg := external.Config{Command: cmd, Params: map[string]string{}, Stderr: o.ExternalStderr}
+	for k, v := range o.Params {
+		if strings.EqualFold(k, "timeout") {
+			p := params{policy: "exec", v: map[string]string{"timeout": v}}
+			d, err := p.duration("timeout")
+			if err != nil {
+				return nil, err
+			}
+			cfg.Timeout = time.Duration(d) * time.Second
+			continue
+		}
+		cfg.Params[k] = v
+	}
+	x, err := external.Start(cfg)
+	if err != nil {
+		return nil, err // not a typed nil inside the interface
+	}
+	return x, nil
+}
+
 // NewWithOptions returns a new scheduler by name with options o.
 func NewWithOptions(name string, o Options) (sim.Scheduler, error) {
+	if IsExternal(name) {
+		return newExternal(name, o)
+	}
 	e, ok := registry[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("unknown scheduler %q; valid: %s", name, strings.Join(Names(), ", "))

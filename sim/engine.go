@@ -102,6 +102,7 @@ type engine struct {
 	q        eventQueue
 	src      JobSource
 	sch      Scheduler
+	failer   Failer // sch, when it can fail
 	pr       Predictor
 	learn    LearningPredictor
 	view     View
@@ -137,6 +138,7 @@ func Run(ctx context.Context, src JobSource, s Scheduler, cfg Config) (*Result, 
 		e.pr = Requested{}
 	}
 	e.learn, _ = e.pr.(LearningPredictor)
+	e.failer, _ = s.(Failer)
 	e.view.e = e
 	if cfg.SizeHint > 0 {
 		e.jobs = make([]Outcome, 0, cfg.SizeHint)
@@ -378,6 +380,11 @@ func (e *engine) pass() error {
 		return nil
 	}
 	e.startBuf = e.sch.Schedule(&e.view, e.startBuf[:0])
+	if e.failer != nil {
+		if err := e.failer.Err(); err != nil {
+			return err
+		}
+	}
 	for _, r := range e.startBuf {
 		if int(r) < 0 || int(r) >= len(e.jobs) || e.state[r] != stWaiting {
 			return fmt.Errorf("sim: scheduler started job ref %d, which is not waiting", r)

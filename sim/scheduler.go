@@ -65,6 +65,14 @@ type Reserver interface {
 	Reservation(r Ref) (Time, bool)
 }
 
+// Failer is a [Scheduler] that can fail during a run, such as a policy in
+// another process that crashes or answers wrongly. The engine calls Err
+// after every pass and stops the run with the error it returns.
+type Failer interface {
+	Scheduler
+	Err() error
+}
+
 // Namer is implemented by schedulers that report a name for output.
 type Namer interface {
 	Name() string

@@ -69,6 +69,11 @@ backfilled. Each job arrives at its recorded submit time (rigid replay), uses
 its recorded processor count and runs its recorded runtime.
 
 Schedulers: ` + schedulerList() + `.
+A policy in any language runs as --scheduler exec:COMMAND: COMMAND (split at
+white space, no shell) is started as a child process that speaks the
+hpcwl-sched/1 protocol, JSON lines on its standard input and output
+(docs/external-scheduler.md); --param values go to it in the handshake, except
+timeout (default 30s), the longest wait for one answer.
 
 Backfilling schedulers plan with runtime predictions: by default the users'
 requested times (SWF field 9); --predictor perfect uses the actual runtimes,
@@ -103,6 +108,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
   hpcwl simulate builtin:KTH-SP2 --scheduler fcfs --jobs fcfs.csv --json
   hpcwl simulate SDSC-SP2-1998-4.2-cln.swf.gz --scheduler conservative --speed 2
   hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month
+  hpcwl simulate builtin:KTH-SP2 --scheduler exec:examples/schedulers/easy.py --kill
   hpcwl simulate KTH-SP2-1996-2.1-cln.swf.gz --scheduler pbas --param metric=resp --param switch=12h --baseline maui
   hpcwl simulate builtin:KTH-SP2 --replay feedback --users madon --sessions a60 --speed 0.5`,
 		Args: exactArgs(1, "one TRACE"),
@@ -291,8 +297,13 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if err != nil {
 		return nil, usageError{err}
 	}
-	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params})
+	s, err := sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params, ExternalStderr: warnOut})
+	if c, ok := s.(io.Closer); ok {
+		defer c.Close() // ends an external scheduler's process
+	}
 	switch {
+	case err != nil && sched.IsExternal(opts.scheduler):
+		return nil, usageError{err}
 	case err != nil && sched.Describe(opts.scheduler) != "":
 		return nil, usageError{err} // a bad parameter
 	case err != nil && !strings.EqualFold(opts.scheduler, "replay"):
@@ -406,7 +417,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			Dropped: w.Dropped, DroppedOversize: w.DroppedOversize, Clamped: w.Clamped,
 			EstimateFilled: w.EstimateFilled, Overruns: w.Overruns},
 		Parameters: simulateParams{
-			Scheduler: strings.ToLower(opts.scheduler), SchedulerParams: schedulerParams(opts.scheduler, params),
+			Scheduler: schedulerLabel(opts.scheduler), SchedulerParams: schedulerParams(opts.scheduler, params),
 			Procs: w.Procs, TraceProcs: t.Procs,
 			ProcsFactor: opts.procsFactor, Speed: opts.speed, Predictor: pred.Spec(),
 			MissPolicy: pred.MissPolicy().String(), EstimateFactor: ef, Kill: opts.kill, PassEveryEvent: opts.everyEvent, MissingEstimate: fill.String(),
@@ -656,9 +667,21 @@ func writeCycleCSV(w io.Writer, run *simulateRun) error {
 	return cw.Error()
 }
 
+// schedulerLabel is the scheduler's name as outputs record it: lower case,
+// but an external scheduler's command as given.
+func schedulerLabel(name string) string {
+	if sched.IsExternal(name) {
+		return name
+	}
+	return strings.ToLower(name)
+}
+
 // schedulerParams returns every declared parameter of the named policy:
 // the value given, else the default.
 func schedulerParams(name string, given map[string]string) map[string]string {
+	if sched.IsExternal(name) {
+		return given
+	}
 	ps := sched.Params(name)
 	if len(ps) == 0 {
 		return nil
