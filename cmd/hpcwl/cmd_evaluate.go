@@ -101,7 +101,11 @@ func newScheduler(name string, o sched.Options, t *trace.Trace) (sim.Scheduler, 
 	if strings.EqualFold(name, "replay") {
 		return sched.NewReplay(sched.RecordedWaits(t)), nil
 	}
+	o.ExternalStderr = warnOut
 	s, err := sched.NewWithOptions(name, o)
+	if err != nil && sched.IsExternal(name) {
+		return nil, usageError{err}
+	}
 	if err != nil {
 		return nil, usageError{fmt.Errorf("%w, replay", err)}
 	}
@@ -269,6 +273,9 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 		} else {
 			runs[k], err = feedback.Simulate(ctx, t, s, so, fo)
 		}
+		if c, ok := s.(io.Closer); ok {
+			c.Close() // ends an external scheduler's process
+		}
 		var oe *sim.OversizeError
 		if errors.As(err, &oe) {
 			return fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or clamp",
@@ -324,7 +331,7 @@ func describeChange(o *evaluateOptions) string {
 	}
 	var parts []string
 	if !strings.EqualFold(o.scheduler, "easy") {
-		parts = append(parts, "scheduler "+strings.ToLower(o.scheduler))
+		parts = append(parts, "scheduler "+schedulerLabel(o.scheduler))
 	}
 	if o.speed != 0 && o.speed != 1 {
 		parts = append(parts, "node speed x"+strconv.FormatFloat(o.speed, 'g', 4, 64))
@@ -347,7 +354,7 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 		return nil, err
 	}
 	return &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
-		Scheduler: strings.ToLower(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
+		Scheduler: schedulerLabel(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
 		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed,
 		Recorded: cmp.Recorded, Rigid: cmp.Rigid, Feedback: cmp.Feedback}, nil
 }

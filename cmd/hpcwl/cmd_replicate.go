@@ -142,6 +142,9 @@ func anyOutside(ds []replicate.Dist) bool {
 // schedulerFactory returns a function building the chosen scheduler.
 func (o *replicateOptions) schedulerFactory() (func() sim.Scheduler, string, error) {
 	name := strings.ToLower(o.scheduler)
+	if sched.IsExternal(name) {
+		return nil, "", usagef("replicate runs its variants in parallel with built-in schedulers only; run an external scheduler on each variant with simulate (replicate --record writes the variants)")
+	}
 	if _, err := sched.New(name); err != nil {
 		return nil, "", usageError{err}
 	}
