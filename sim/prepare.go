@@ -135,6 +135,9 @@ func ParseProcsField(s string) (ProcsField, error) {
 	return 0, fmt.Errorf("unknown processor field %q; valid: allocated, requested, max", s)
 }
 
+// Processors returns job j's processor count by field f, or -1 if unknown.
+func (f ProcsField) Processors(j *trace.Job) int { return f.procs(j) }
+
 // procs returns job j's processor count by field f, or -1 if unknown.
 func (f ProcsField) procs(j *trace.Job) int {
 	alloc, req := int(j.Procs), int(j.ReqProcs)

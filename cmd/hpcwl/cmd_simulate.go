@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -20,6 +23,7 @@ import (
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metrics"
+	"github.com/hpcwl/hpcwl/platform"
 	"github.com/hpcwl/hpcwl/predict"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
@@ -55,6 +59,8 @@ type simulateOptions struct {
 	fb              feedbackFlags
 	params          []string
 	baseline        string
+	partitions      string
+	platform        string
 }
 
 func newSimulateCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -140,6 +146,8 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	f.StringVar(&opts.by, "by", "", "also print the figures per user or per month: user, month")
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	f.StringArrayVar(&opts.params, "param", nil, "set a parameter of the scheduler, `NAME=VALUE` (repeatable; e.g. flex slack=2, pbas switch=12h, pbas metric=resp)")
+	f.StringVar(&opts.partitions, "partitions", "pool", "a log with several partitions (SWF field 16): pool them into one machine, or simulate each as a separate machine")
+	f.StringVar(&opts.platform, "platform", "", "partition sizes and speeds: a YAML or JSON platform file, or a Slurm slurm.conf (implies --partitions separate)")
 	f.StringVar(&opts.baseline, "baseline", "", "also simulate this scheduler and print the performance and stability gains over it (e.g. maui)")
 	opts.fb.add(cmd, "rigid")
 	return cmd
@@ -220,6 +228,14 @@ type simulateReport struct {
 	// Baseline and Gains compare the run with --baseline.
 	Baseline string        `json:"baseline,omitempty"`
 	Gains    *metrics.Gain `json:"gains,omitempty"`
+	// Platform describes the partitions simulated separately.
+	Platform *platformReport `json:"platform,omitempty"`
+}
+
+// platformReport is the platform of a run with separate partitions.
+type platformReport struct {
+	Source string `json:"source"`
+	*platform.Placement
 }
 
 // simulateRun holds everything a run produced.
@@ -370,7 +386,11 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if err != nil {
 		return nil, usageError{err}
 	}
-	frun, err := opts.fb.run(ctx, t, s, sim.Options{
+	plat, err := opts.choosePlatform(t, field, fb)
+	if err != nil {
+		return nil, err
+	}
+	so := sim.Options{
 		PrepareOptions: sim.PrepareOptions{
 			Machine:         sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
 			Oversize:        over,
@@ -382,7 +402,29 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		Kill:              opts.kill,
 		PassEveryEvent:    opts.everyEvent,
 		RecordPredictions: true,
-	}, fb)
+	}
+	var placement *platform.Placement
+	var frun *feedback.Run
+	if plat != nil {
+		var res *sim.Result
+		var w *sim.Workload
+		res, w, placement, err = platform.Simulate(ctx, t, plat, platform.Options{Options: so,
+			NewScheduler: func() (sim.Scheduler, error) {
+				return sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params, ExternalStderr: warnOut})
+			},
+			NewPredictor: func(part *trace.Trace) (sim.Predictor, error) {
+				return predict.New(opts.predictor, predict.Env{Trace: part, Miss: miss})
+			},
+		})
+		if err == nil {
+			frun = &feedback.Run{Result: res, Workload: w, Trace: t}
+			if placement.Unplaced > 0 {
+				fmt.Fprintf(warnOut, "warning: %s: %d jobs of partitions the platform lacks left out\n", name, placement.Unplaced)
+			}
+		}
+	} else {
+		frun, err = opts.fb.run(ctx, t, s, so, fb)
+	}
 	var oe *sim.OversizeError
 	if errors.As(err, &oe) {
 		return nil, fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or --oversize clamp, or a larger --procs",
@@ -426,6 +468,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		},
 		Metrics: m,
 		Events:  res.Events,
+	}
+	if placement != nil {
+		rep.Platform = &platformReport{Source: plat.Source, Placement: placement}
 	}
 	if fb {
 		rep.Feedback = feedback.FiguresOf(frun)
@@ -482,6 +527,18 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 			in.Dropped, in.DroppedOversize, in.Clamped, in.EstimateFilled, par.MissingEstimate)
 	}
 	p("machine\t%d processors, speed %v", par.Procs, par.Speed)
+	if pl := r.Platform; pl != nil {
+		for _, q := range pl.Runs {
+			name := ""
+			if q.Name != "" {
+				name = " (" + q.Name + ")"
+			}
+			p("\tpartition %d%s: %d processors (from the %s), speed %v; %d jobs, %d simulated", q.ID, name, q.Procs, q.SizeFrom, q.Speed, q.Jobs, q.Simulated)
+		}
+		if pl.Unplaced > 0 {
+			p("\t%d jobs of partitions %s lacks left out", pl.Unplaced, pl.Source)
+		}
+	}
 	kill := "jobs run past their requested time"
 	if par.Kill {
 		kill = "jobs killed at their requested time"
@@ -710,4 +767,66 @@ func parseParams(ps []string) (map[string]string, error) {
 		m[strings.TrimSpace(k)] = v
 	}
 	return m, nil
+}
+
+// choosePlatform returns the platform to simulate partition by partition,
+// or nil to pool the log into one machine. A log with several partitions is
+// pooled only with a warning.
+func (o *simulateOptions) choosePlatform(t *trace.Trace, field sim.ProcsField, fb bool) (*platform.Platform, error) {
+	mode := strings.ToLower(o.partitions)
+	if mode != "pool" && mode != "separate" {
+		return nil, usagef("unknown --partitions %q; valid: pool, separate", o.partitions)
+	}
+	if o.platform != "" {
+		mode = "separate"
+	}
+	if mode == "pool" {
+		var ids []int
+		for id := range platform.Partitions(t) {
+			if id >= 0 {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 1 {
+			fmt.Fprintf(warnOut, "warning: %s: jobs of %d partitions pooled into one machine of %d processors (--partitions separate simulates each on its own)\n",
+				t.Name, len(ids), t.Procs)
+		}
+		return nil, nil
+	}
+	switch {
+	case fb:
+		return nil, usagef("--partitions separate simulates rigid replays only: users' sessions span partitions, and feedback across separate machines is not modelled")
+	case strings.EqualFold(o.scheduler, "replay"):
+		return nil, usagef("--partitions separate does not apply to the replay scheduler")
+	case o.trace.procs > 0:
+		return nil, usagef("--procs sizes one pooled machine; with separate partitions give the sizes in --platform")
+	case o.baseline != "":
+		return nil, usagef("--baseline is not available with separate partitions")
+	}
+	if o.platform == "" {
+		p, err := platform.FromTrace(t, field.Processors)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(warnOut, "warning: %s: partition sizes are those of the largest job in each (the log gives no more); a --platform file can give them\n", t.Name)
+		return p, nil
+	}
+	f, err := os.Open(o.platform)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	p, err := platform.Read(f, o.platform)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Renumber(platform.HeaderNames(t)); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.platform, err)
+	}
+	sum := sha256.New()
+	if _, err := f.Seek(0, io.SeekStart); err == nil {
+		io.Copy(sum, f)
+		runInputs = append(runInputs, inputRecord{Name: o.platform, SHA256: hex.EncodeToString(sum.Sum(nil))})
+	}
+	return p, nil
 }
