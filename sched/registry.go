@@ -61,8 +61,8 @@ func init() {
 		"conservative":  {plain(func(o Options) sim.Scheduler { return NewConservative(o.EstimateFactor) }), true, "conservative backfilling: a reservation for every waiting job", nil},
 		"sjf":           {plain(func(Options) sim.Scheduler { return NewSJF() }), false, "shortest (predicted) job first, no backfilling", nil},
 		"sjbf":          {plain(func(o Options) sim.Scheduler { return NewSJBF(o.EstimateFactor) }), true, "EASY with predictions and shortest-first backfilling", nil},
-		"ups":           {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByLoad) }), false, "User Priority Scheduler, load-based, alpha_user 0.5", nil},
-		"ups-recency":   {plain(func(Options) sim.Scheduler { return NewUPS(0.5, ByRecency) }), false, "User Priority Scheduler, recency-based, alpha_user 0.5", nil},
+		"ups":           {newUPSFactory(ByLoad), false, "User Priority Scheduler, load-based (parameters alpha_user, scan)", upsParams},
+		"ups-recency":   {newUPSFactory(ByRecency), false, "User Priority Scheduler, recency-based (parameters alpha_user, scan)", upsParams},
 		"maui":          {newMauiFactory, true, "Maui, default configuration: priority order, one reservation, first-fit backfilling of every waiting job", mauiParams},
 		"flex":          {newFlexFactory, true, "Flex: slack-based backfilling, the queue order of least total wait within each job's slack", flexParams},
 		"wbas":          {newWBASFactory, true, "Workload-Based Adaptive Scheduler: Flex while recent jobs are more parallel than the moving average, else Maui", wbasParams},
@@ -274,6 +274,32 @@ func newMauiFactory(o Options, p params) (sim.Scheduler, error) {
 		return nil, err
 	}
 	return NewMaui(qw, xw, o.EstimateFactor), nil
+}
+
+// upsParams are the parameters of the User Priority Scheduler (Zakay and
+// Feitelson): the weight of the user's priority against the job's own wait,
+// and the extent of the first pass.
+var upsParams = []Param{
+	{"alpha_user", "0.5", "weight of the user priority against the job's wait, in [0, 1] (1: users only; jobs may starve)"},
+	{"scan", "first", "first pass: first (start jobs in priority order up to the first that does not fit, then backfill) or full (start every job that fits, in priority order)"},
+}
+
+func newUPSFactory(m UserMetric) factory {
+	return func(_ Options, p params) (sim.Scheduler, error) {
+		a, err := p.float("alpha_user", 0, 1)
+		if err != nil {
+			return nil, err
+		}
+		s := NewUPS(a, m)
+		switch strings.ToLower(strings.TrimSpace(p.v["scan"])) {
+		case "first":
+		case "full":
+			s.SetFullScan(true)
+		default:
+			return nil, fmt.Errorf("%s parameter scan=%q: must be first or full", p.policy, p.v["scan"])
+		}
+		return s, nil
+	}
 }
 
 var flexParams = []Param{

@@ -103,8 +103,8 @@ func newScheduler(name string, o sched.Options, t *trace.Trace) (sim.Scheduler, 
 	}
 	o.ExternalStderr = warnOut
 	s, err := sched.NewWithOptions(name, o)
-	if err != nil && sched.IsExternal(name) {
-		return nil, usageError{err}
+	if err != nil && (sched.IsExternal(name) || sched.Describe(name) != "") {
+		return nil, usageError{err} // a bad command or parameter
 	}
 	if err != nil {
 		return nil, usageError{fmt.Errorf("%w, replay", err)}
@@ -138,6 +138,7 @@ type evaluateOptions struct {
 	prefix         string
 	curveOut       string
 	curveStep      string
+	params         []string
 }
 
 func newEvaluateCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -192,6 +193,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", ")+", replay")
 	f.Float64Var(&opts.procsFactor, "procs-factor", 0, "multiply the machine size by this factor (infra*2: 2, infra/2: 0.5)")
 	f.Float64Var(&opts.speed, "speed", 0, "node speed; runtimes are divided by it (perf*2: 2, perf/2: 0.5)")
+	f.StringArrayVar(&opts.params, "param", nil, "set a parameter of the scheduler, `NAME=VALUE` (repeatable; e.g. ups alpha_user=0.8, ups scan=full, easy priority=wfp3)")
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
 	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
@@ -205,16 +207,18 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 
 // evaluateReport is the JSON form of `hpcwl evaluate`.
 type evaluateReport struct {
-	Version     string  `json:"hpcwl_version"`
-	Trace       string  `json:"trace"`
-	SHA256      string  `json:"sha256,omitempty"`
-	Jobs        int     `json:"jobs"`
-	Change      string  `json:"change"`
-	Scheduler   string  `json:"scheduler"`
-	Procs       int     `json:"procs"`
-	TraceProcs  int     `json:"trace_procs"`
-	ProcsFactor float64 `json:"procs_factor"`
-	Speed       float64 `json:"speed"`
+	Version   string `json:"hpcwl_version"`
+	Trace     string `json:"trace"`
+	SHA256    string `json:"sha256,omitempty"`
+	Jobs      int    `json:"jobs"`
+	Change    string `json:"change"`
+	Scheduler string `json:"scheduler"`
+	// SchedulerParams are the policy's parameters, given or default.
+	SchedulerParams map[string]string `json:"scheduler_params,omitempty"`
+	Procs           int               `json:"procs"`
+	TraceProcs      int               `json:"trace_procs"`
+	ProcsFactor     float64           `json:"procs_factor"`
+	Speed           float64           `json:"speed"`
 	// Prefix is set when only the start of the log was replayed.
 	Prefix   *evaluatePrefix `json:"prefix,omitempty"`
 	Recorded feedback.Column `json:"recorded"`
@@ -226,6 +230,10 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	if opts.procsFactor < 0 || opts.speed < 0 || math.IsInf(opts.procsFactor, 0) || math.IsInf(opts.speed, 0) ||
 		math.IsNaN(opts.procsFactor) || math.IsNaN(opts.speed) {
 		return usagef("--procs-factor and --speed must be positive numbers")
+	}
+	params, err := parseParams(opts.params)
+	if err != nil {
+		return usageError{err}
 	}
 	fo, err := opts.fb.options()
 	if err != nil {
@@ -264,7 +272,7 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	}}
 	var runs [2]*feedback.Run
 	for k := range runs {
-		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor}, t)
+		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params}, t)
 		if err != nil {
 			return err
 		}
@@ -353,9 +361,11 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 	if err != nil {
 		return nil, err
 	}
+	given, _ := parseParams(o.params) // checked by runEvaluate
 	return &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
 		Scheduler: schedulerLabel(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
-		ProcsFactor: o.procsFactor, Speed: runs[0].Workload.Speed,
+		SchedulerParams: schedulerParams(o.scheduler, given),
+		ProcsFactor:     o.procsFactor, Speed: runs[0].Workload.Speed,
 		Recorded: cmp.Recorded, Rigid: cmp.Rigid, Feedback: cmp.Feedback}, nil
 }
 

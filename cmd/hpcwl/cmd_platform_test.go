@@ -105,3 +105,50 @@ func TestSimulatePartitionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestUPSParams checks that UPS's alpha_user and first-pass extent are
+// parameters of simulate and evaluate: recorded in the report, changing
+// the schedule, and refused out of range.
+func TestUPSParams(t *testing.T) {
+	mean := func(args ...string) float64 {
+		t.Helper()
+		code, out, errOut := runCLI(t, append([]string{"simulate", "builtin:KTH-SP2", "--json", "--scheduler", "ups"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var r struct {
+			Parameters struct {
+				SchedulerParams map[string]string `json:"scheduler_params"`
+			}
+			Metrics struct{ Wait struct{ Mean float64 } }
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"alpha_user": "0.5", "scan": "first"}
+		for i := 0; i+1 < len(args); i += 2 {
+			k, v, _ := strings.Cut(args[i+1], "=")
+			want[k] = v
+		}
+		for k, v := range want {
+			if r.Parameters.SchedulerParams[k] != v {
+				t.Errorf("%v: scheduler_params %v, want %s=%s", args, r.Parameters.SchedulerParams, k, v)
+			}
+		}
+		return r.Metrics.Wait.Mean
+	}
+	base := mean()
+	if a := mean("--param", "alpha_user=1"); a == base {
+		t.Errorf("alpha_user=1 gives the default's mean wait %v", a)
+	}
+	if f := mean("--param", "scan=full"); f == base {
+		t.Errorf("scan=full gives the default's mean wait %v", f)
+	}
+	for _, bad := range [][]string{{"simulate", "builtin:KTH-SP2", "--scheduler", "ups", "--param", "alpha_user=1.5"},
+		{"evaluate", "builtin:KTH-SP2", "--scheduler", "ups-recency", "--param", "scan=half"}} {
+		code, _, errOut := runCLI(t, bad...)
+		if code != exitUsage || strings.Contains(errOut, "replay") {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
