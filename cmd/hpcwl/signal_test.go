@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,6 +19,12 @@ import (
 // start hpcwl as a child process and signal it.
 func TestMain(m *testing.M) {
 	if os.Getenv("HPCWL_RUN_MAIN") == "1" {
+		if n, err := strconv.ParseUint(os.Getenv("HPCWL_FSIZE"), 10, 64); err == nil {
+			// The largest file the process may write: a full disk, for tests.
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				panic(err)
+			}
+		}
 		os.Args = append([]string{"hpcwl"}, strings.Fields(os.Getenv("HPCWL_ARGS"))...)
 		main()
 		return
@@ -79,6 +86,42 @@ func TestInterrupt(t *testing.T) {
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != exitCanceled {
 				t.Errorf("exit: %v, want status %d", err, exitCanceled)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
+	}
+}
+
+// TestOutputFull checks that a write that fails part-way (here the file
+// size limit, as a full disk would) stops the command with exit status 1
+// and an error naming the output, and leaves no partial file.
+func TestOutputFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, args := range []string{
+		"simulate builtin:KTH-SP2 --jobs OUT/jobs.csv",
+		"generate lublin --count 100000 -o OUT/out.swf",
+		"convert builtin:KTH-SP2 -o OUT/kth.parquet",
+	} {
+		t.Run(args, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(exe, "-test.run=^$")
+			cmd.Env = append(os.Environ(), "HPCWL_RUN_MAIN=1", "HPCWL_FSIZE=65536",
+				"HPCWL_ARGS="+strings.ReplaceAll(args, "OUT", dir))
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitError {
+				t.Fatalf("exit: %v, want status %d; output %s", err, exitError, out)
+			}
+			if !strings.Contains(string(out), "file too large") || !strings.Contains(string(out), dir) || strings.Contains(string(out), ".tmp-") {
+				t.Errorf("message %q: want the output's name and the cause, not the temporary file's", out)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("left behind: %v", entries)

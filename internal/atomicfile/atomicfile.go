@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,21 @@ func wrap(f *File) *File {
 }
 
 // Write implements io.Writer.
-func (f *File) Write(p []byte) (int, error) { return f.w.Write(p) }
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	return n, f.clean(err)
+}
+
+// clean drops the temporary file's name from an error about writing it
+// (the caller names the output; "write .x.tmp-123: no space left on
+// device" would name a file that no longer exists).
+func (f *File) clean(err error) error {
+	var pe *fs.PathError
+	if err != nil && f.tmp != nil && errors.As(err, &pe) && pe.Path == f.tmp.Name() {
+		return pe.Err
+	}
+	return err
+}
 
 // Name returns the target name.
 func (f *File) Name() string { return f.name }
@@ -101,7 +116,7 @@ func (f *File) Commit() error {
 	if err := f.flush(); err != nil {
 		f.done = false
 		f.Abort()
-		return err
+		return f.clean(err)
 	}
 	if f.special != nil {
 		return f.special.Close()
@@ -128,7 +143,7 @@ func (f *File) Commit() error {
 		f.tmp.Close()
 		os.Remove(f.tmp.Name())
 	}
-	return err
+	return f.clean(err)
 }
 
 // flush writes out the gzip trailer and the buffer.
