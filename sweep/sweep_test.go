@@ -1,0 +1,151 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+const small = `name: small
+logs: [builtin:KTH-SP2]
+schedulers: [fcfs, EASY]
+speeds: [1, 0.5]
+variants: 2
+`
+
+func read(t *testing.T, text string) *Experiment {
+	t.Helper()
+	e, err := Read(strings.NewReader(text), "exp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestReadAndRuns(t *testing.T) {
+	e := read(t, small)
+	if e.NumRuns() != 8 || len(e.Runs()) != 8 {
+		t.Fatalf("%d runs (listed %d), want 1 log x 2 variants x 2 speeds x 2 schedulers = 8", e.NumRuns(), len(e.Runs()))
+	}
+	r := e.Runs()[0]
+	want := Run{Log: "builtin:KTH-SP2", Variant: 1, Load: 1, Scheduler: "fcfs", Speed: 1, ProcsFactor: 1, Replay: "rigid"}
+	if r != want || r.Key() != "builtin:KTH-SP2|1|1|fcfs|1|1|rigid" {
+		t.Errorf("first run %+v (key %s)", r, r.Key())
+	}
+	if e.Seed != 1 {
+		t.Errorf("default seed %d", e.Seed)
+	}
+	logsOnly := read(t, "logs: [a.swf, b.swf]\nschedulers: [easy]\nreplays: [rigid, madon]\n")
+	if logsOnly.NumRuns() != 4 || logsOnly.Runs()[0].Variant != 0 {
+		t.Errorf("without variants: %d runs, first %+v", logsOnly.NumRuns(), logsOnly.Runs()[0])
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"logs: [a]\nschedulers: [easyy]\n", `unknown scheduler "easyy"`},
+		{"logs: [a]\nschedulers: [easy]\nspeed: [1]\n", "field speed not found"},
+		{"logs: [a]\nschedulers: [easy]\nloads: [1.5]\n", "need variants"},
+		{"logs: [a]\nschedulers: [easy]\nspeeds: [0]\n", "speeds: 0 must be a number > 0"},
+		{"logs: [a]\nschedulers: [easy]\nreplays: [elastic]\n", `replays: "elastic"`},
+		{"schedulers: [easy]\n", "logs: at least one log"},
+		{"logs: [a]\nschedulers: [easy]\nvariants: -1\n", "variants: -1"},
+		{"", "empty file"},
+		{"logs: [a\n", "exp.yaml"},
+	}
+	for _, tt := range tests {
+		_, err := Read(strings.NewReader(tt.in), "exp.yaml")
+		if !errors.Is(err, ErrExperiment) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want an experiment error with %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+// stopAfter cancels a context after n runs are done.
+type stopAfter struct {
+	n      int64
+	done   atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (s *stopAfter) Done() {
+	if s.done.Add(1) == s.n {
+		s.cancel()
+	}
+}
+
+// TestResume stops a sweep after two runs, resumes it, and compares the
+// rows with those of a sweep that ran uninterrupted: identical, none lost
+// or stored twice. It also checks that the variants are the same workload
+// for both schedulers (equal job counts) and differ between variants.
+func TestResume(t *testing.T) {
+	e := read(t, small)
+	dir := t.TempDir()
+	whole, err := Open(filepath.Join(dir, "whole.db"), e, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	if n, err := Execute(context.Background(), e, whole, Options{Workers: 2}); err != nil || n != 8 {
+		t.Fatalf("uninterrupted: %d runs, %v", n, err)
+	}
+	want, _ := whole.Rows()
+
+	path := filepath.Join(dir, "resumed.db")
+	s, err := Open(path, e, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n1, err := Execute(ctx, e, s, Options{Workers: 1, Progress: &stopAfter{n: 2, cancel: cancel}})
+	if !errors.Is(err, context.Canceled) || n1 < 2 || n1 >= 8 {
+		t.Fatalf("stopped sweep: %d runs, %v; want a few runs and context.Canceled", n1, err)
+	}
+	s.Close()
+	s, err = Open(path, e, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	n2, err := Execute(context.Background(), e, s, Options{Workers: 2})
+	if err != nil || n1+n2 != 8 {
+		t.Fatalf("resumed: %d more runs after %d, %v; want 8 in all", n2, n1, err)
+	}
+	got, _ := s.Rows()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("resumed rows differ from the uninterrupted sweep's:\n%+v\n%+v", got, want)
+	}
+	jobs := map[[2]any]int{}
+	for _, r := range got {
+		k := [2]any{r.Variant, r.Speed}
+		if j, ok := jobs[k]; ok && j != r.Jobs {
+			t.Errorf("variant %d speed %v: %d jobs under one scheduler, %d under another", r.Variant, r.Speed, j, r.Jobs)
+		}
+		jobs[k] = r.Jobs
+	}
+	if jobs[[2]any{1, 1.0}] == jobs[[2]any{2, 1.0}] {
+		t.Errorf("variants 1 and 2 have the same number of jobs (%d): not different resamplings?", jobs[[2]any{1, 1.0}])
+	}
+}
+
+func TestOtherExperimentRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	s, err := Open(path, read(t, small), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(path, read(t, small+"kill: true\n"), "test"); !errors.Is(err, ErrOtherExperiment) {
+		t.Errorf("another experiment in the same database: %v", err)
+	}
+	s, err = Open(path, read(t, small), "test")
+	if err != nil {
+		t.Errorf("the same experiment again: %v", err)
+	} else {
+		s.Close()
+	}
+}
