@@ -99,4 +99,3 @@ func TestSweepKilledResumes(t *testing.T) {
 		t.Errorf("--status: exit %d, %q", code, out)
 	}
 }
-
