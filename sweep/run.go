@@ -47,11 +47,24 @@ type Options struct {
 	Progress Progress
 }
 
+// Sink keeps rows: a [Store], or a task's [TaskFile].
+type Sink interface {
+	// Keys returns the keys of the runs kept.
+	Keys() (map[string]bool, error)
+	// Put keeps one row durably before it returns.
+	Put(Row) error
+}
+
 // Execute runs every run of e that store does not hold yet and saves each
 // row as soon as it is done. It returns the number of runs simulated now.
 // When ctx is cancelled it stops starting runs, waits for those under way
 // to be saved, and returns ctx's error: resuming later runs the rest.
-func Execute(ctx context.Context, e *Experiment, store *Store, o Options) (int, error) {
+func Execute(ctx context.Context, e *Experiment, store Sink, o Options) (int, error) {
+	return ExecuteRuns(ctx, e, e.Runs(), store, o)
+}
+
+// ExecuteRuns is [Execute] for some of e's runs (a task's share).
+func ExecuteRuns(ctx context.Context, e *Experiment, runs []Run, store Sink, o Options) (int, error) {
 	have, err := store.Keys()
 	if err != nil {
 		return 0, err
@@ -61,7 +74,7 @@ func Execute(ctx context.Context, e *Experiment, store *Store, o Options) (int, 
 		load = func(name string) (*trace.Trace, error) { return trace.Load(name, trace.Options{}) }
 	}
 	var todo []Run
-	for _, r := range e.Runs() {
+	for _, r := range runs {
 		if have[r.Key()] {
 			if o.Progress != nil {
 				o.Progress.Done()

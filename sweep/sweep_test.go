@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -147,5 +148,87 @@ func TestOtherExperimentRefused(t *testing.T) {
 		t.Errorf("the same experiment again: %v", err)
 	} else {
 		s.Close()
+	}
+}
+
+// TestTasks splits a sweep into three tasks, as a job array does, with one
+// task killed part-way (its file ends in a cut line) and run again, then
+// collects the task files: the rows equal those of one local sweep, and
+// collecting again adds nothing.
+func TestTasks(t *testing.T) {
+	e := read(t, small)
+	seen := map[string]int{}
+	for i := 0; i < 3; i++ {
+		for _, r := range TaskRuns(e, i, 3) {
+			seen[r.Key()]++
+		}
+	}
+	if len(seen) != e.NumRuns() {
+		t.Fatalf("the tasks cover %d runs of %d", len(seen), e.NumRuns())
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("run %s is in %d tasks", k, n)
+		}
+	}
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results")
+	for i := 0; i < 3; i++ {
+		tf, err := OpenTaskFile(results, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ExecuteRuns(context.Background(), e, TaskRuns(e, i, 3), tf, Options{Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		tf.Close()
+	}
+	// Task 1 "was killed" while writing: cut its last line in half, then
+	// run it again: it redoes only the cut run.
+	path := filepath.Join(results, "task-1.jsonl")
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, b[:len(b)-40], 0o644)
+	tf, _ := OpenTaskFile(results, 1)
+	n, err := ExecuteRuns(context.Background(), e, TaskRuns(e, 1, 3), tf, Options{Workers: 1})
+	tf.Close()
+	if err != nil || n != 1 {
+		t.Fatalf("task 1 run again: %d runs, %v; want 1 (the cut one)", n, err)
+	}
+	s, err := Open(filepath.Join(dir, "r.db"), e, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if added, err := Collect(results, s); err != nil || added != e.NumRuns() {
+		t.Fatalf("collected %d rows, %v; want %d", added, err, e.NumRuns())
+	}
+	if added, err := Collect(results, s); err != nil || added != 0 {
+		t.Errorf("collecting again added %d rows, %v", added, err)
+	}
+	local, _ := Open(filepath.Join(dir, "local.db"), e, "test")
+	defer local.Close()
+	Execute(context.Background(), e, local, Options{})
+	got, _ := s.Rows()
+	want, _ := local.Rows()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("collected rows differ from a local sweep's")
+	}
+}
+
+func TestSlurmScript(t *testing.T) {
+	s := &Slurm{Binary: "/opt/hpcwl", Experiment: "/home/me/exp's.yaml", DB: "/home/me/r.db", Dir: "/home/me/r.db.tasks", Tasks: 8,
+		Args: []string{"--partition=batch", "--time=1:00:00"}}
+	want := `#!/bin/sh
+#SBATCH --job-name=hpcwl-sweep
+#SBATCH --array=0-7
+#SBATCH --ntasks=1
+#SBATCH --cpus-per-task=1
+#SBATCH --output=/home/me/r.db.tasks/task-%a.log
+#SBATCH --partition=batch
+#SBATCH --time=1:00:00
+exec '/opt/hpcwl' sweep '/home/me/exp'\''s.yaml' --db '/home/me/r.db' --task "$SLURM_ARRAY_TASK_ID" --task-count 8 --workers 1
+`
+	if got := s.Script(); got != want {
+		t.Errorf("script:\n%s\nwant:\n%s", got, want)
 	}
 }

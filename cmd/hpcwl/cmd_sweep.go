@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,10 +23,16 @@ import (
 func init() { register(newSweepCommand) }
 
 type sweepOptions struct {
-	db      string
-	workers int
-	status  bool
-	csvOut  string
+	db        string
+	workers   int
+	status    bool
+	csvOut    string
+	executor  string
+	tasks     int
+	sbatch    string
+	wait      bool
+	task      int
+	taskCount int
 }
 
 func newSweepCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -63,10 +70,21 @@ coordinates and the mean, median and 95th percentile of the wait, the mean
 response time, slowdown and bounded slowdown (tau 10 s), utilization, makespan,
 throughput per week and mean queue length. --csv writes it as CSV; any SQLite
 client reads the database (table runs; table experiment holds the file's text).
-A progress bar shows on a terminal.` + exitStatusHelp,
+A progress bar shows on a terminal.
+
+--executor slurm submits the sweep to a Slurm cluster as a job array of --tasks
+tasks (sbatch; --sbatch passes options such as --partition or --time); each task
+runs its share of the runs with this hpcwl binary and writes its rows to a file
+in DB.tasks/, which the experiment file, the database's directory and the binary
+must share with the compute nodes. --status collects the finished rows into the
+database and shows the array's state; --wait waits for the array, collecting as
+it goes. A task that is killed or requeued keeps its finished rows; submitting
+again runs only what is missing.` + exitStatusHelp,
 		Example: `  hpcwl sweep experiment.yaml
   hpcwl sweep experiment.yaml --status
-  hpcwl sweep experiment.yaml --workers 2 --csv results.csv`,
+  hpcwl sweep experiment.yaml --workers 2 --csv results.csv
+  hpcwl sweep experiment.yaml --executor slurm --tasks 16 --sbatch "--time=1:00:00"
+  hpcwl sweep experiment.yaml --executor slurm --wait`,
 		Args: exactArgs(1, "one experiment file"),
 		RunE: action(func(c *cobra.Command, args []string) error {
 			return runSweep(c.Context(), opts, args[0], stdout, stderr)
@@ -77,6 +95,14 @@ A progress bar shows on a terminal.` + exitStatusHelp,
 	f.IntVar(&opts.workers, "workers", 0, "runs at once (default: the number of CPUs)")
 	f.BoolVar(&opts.status, "status", false, "print how many runs are done and exit")
 	f.StringVar(&opts.csvOut, "csv", "", "also write the results table as CSV to `FILE`")
+	f.StringVar(&opts.executor, "executor", "local", "where the runs execute: local (this machine, --workers at once) or slurm (a job array)")
+	f.IntVar(&opts.tasks, "tasks", 0, "slurm: the size of the job array (default: one task per 50 runs, at most 1000)")
+	f.StringVar(&opts.sbatch, "sbatch", "", "slurm: extra sbatch options, e.g. \"--partition=batch --time=2:00:00\"")
+	f.BoolVar(&opts.wait, "wait", false, "slurm: wait until the job array ends, collecting its results")
+	f.IntVar(&opts.task, "task", -1, "run task `I` of a job array (set by the batch script)")
+	f.IntVar(&opts.taskCount, "task-count", 0, "the job array's size, with --task")
+	f.MarkHidden("task")
+	f.MarkHidden("task-count")
 	return cmd
 }
 
@@ -97,19 +123,42 @@ func runSweep(ctx context.Context, opts sweepOptions, name string, stdout, stder
 	if db == "" {
 		db = strings.TrimSuffix(name, filepath.Ext(name)) + ".db"
 	}
+	tasksDir := db + ".tasks"
+	if opts.task >= 0 {
+		return runSweepTask(ctx, opts, e, tasksDir, stderr)
+	}
+	if opts.executor != "local" && opts.executor != "slurm" {
+		return usagef("unknown --executor %q; valid: local, slurm", opts.executor)
+	}
 	store, err := sweep.Open(db, e, version.String())
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	total := e.NumRuns()
+	if _, err := os.Stat(tasksDir); err == nil {
+		if _, err := sweep.Collect(tasksDir, store); err != nil {
+			return err
+		}
+	}
 	if opts.status {
 		n, err := store.Count()
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(stdout, "%s: %d of %d runs done (%.1f%%), in %s\n", name, n, total, 100*float64(n)/float64(total), db)
-		return err
+		if err != nil {
+			return err
+		}
+		if id, states, err := sweep.JobState(tasksDir); err != nil {
+			return err
+		} else if id != "" {
+			fmt.Fprintf(stdout, "slurm job array %s: %s\n", id, stateText(states))
+		}
+		return nil
+	}
+	if opts.executor == "slurm" {
+		return runSweepSlurm(ctx, opts, e, name, db, tasksDir, store, stdout, stderr)
 	}
 	var progress sweep.Progress
 	if p := newBar(stderr, total, "runs"); p != nil {
@@ -206,4 +255,128 @@ func printSweep(w io.Writer, e *sweep.Experiment, rows []sweep.Row, now int, db 
 			durationText(a.wait/n), a.bsld/n, 100*a.util/n, a.thru/n)
 	}
 	return tw.Flush()
+}
+
+// runSweepTask runs one task of a job array: its share of the runs, into
+// its own task file.
+func runSweepTask(ctx context.Context, opts sweepOptions, e *sweep.Experiment, dir string, stderr io.Writer) error {
+	if opts.taskCount < 1 || opts.task >= opts.taskCount {
+		return usagef("--task %d needs --task-count above it", opts.task)
+	}
+	tf, err := sweep.OpenTaskFile(dir, opts.task)
+	if err != nil {
+		return err
+	}
+	defer tf.Close()
+	var tflags traceFlags
+	load := func(log string) (*trace.Trace, error) { return tflags.load(log) }
+	runs := sweep.TaskRuns(e, opts.task, opts.taskCount)
+	n, err := sweep.ExecuteRuns(ctx, e, runs, tf, sweep.Options{Workers: opts.workers, Load: load})
+	fmt.Fprintf(stderr, "task %d of %d: %d runs of %d simulated now\n", opts.task, opts.taskCount, n, len(runs))
+	return err
+}
+
+// runSweepSlurm submits the missing runs as a job array, and with --wait
+// collects the results until the array ends.
+func runSweepSlurm(ctx context.Context, opts sweepOptions, e *sweep.Experiment, name, db, dir string, store *sweep.Store, stdout, stderr io.Writer) error {
+	total := e.NumRuns()
+	done, err := store.Count()
+	if err != nil {
+		return err
+	}
+	id, states, err := sweep.JobState(dir)
+	if err != nil {
+		return err
+	}
+	switch {
+	case done == total:
+		fmt.Fprintf(stderr, "%s: all %d runs are done\n", name, total)
+	case id != "" && len(states) > 0:
+		fmt.Fprintf(stderr, "%s: job array %s is still in the queue (%s); not submitting again\n", name, id, stateText(states))
+	default:
+		tasks := opts.tasks
+		if tasks <= 0 {
+			tasks = min(1000, (total+49)/50)
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		abs := func(p string) string {
+			a, err := filepath.Abs(p)
+			if err != nil {
+				return p
+			}
+			return a
+		}
+		sl := &sweep.Slurm{Binary: abs(exe), Experiment: abs(name), DB: abs(db), Dir: abs(dir), Tasks: tasks, Args: strings.Fields(opts.sbatch)}
+		id, err = sl.Submit()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%s: submitted job array %s (%d tasks) for %d missing runs; results in %s\n", name, id, tasks, total-done, dir)
+	}
+	if !opts.wait {
+		return nil
+	}
+	bar := newBar(stderr, total, "runs")
+	shown := 0
+	for {
+		if _, err := sweep.Collect(dir, store); err != nil {
+			return err
+		}
+		n, err := store.Count()
+		if err != nil {
+			return err
+		}
+		for ; bar != nil && shown < n; shown++ {
+			bar.Done()
+		}
+		_, states, err := sweep.JobState(dir)
+		if err != nil {
+			return err
+		}
+		if len(states) == 0 {
+			if _, err := sweep.Collect(dir, store); err != nil {
+				return err
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Second):
+		}
+	}
+	n, err := store.Count()
+	if err != nil {
+		return err
+	}
+	if n < total {
+		return fmt.Errorf("the job array ended with %d of %d runs done; see %s for the tasks' logs, and submit again to run the rest",
+			n, total, filepath.Join(dir, "task-*.log"))
+	}
+	rows, err := store.Rows()
+	if err != nil {
+		return err
+	}
+	if opts.csvOut != "" {
+		if err := writeTableOutput(opts.csvOut, "sweep results csv", stdout, func(w io.Writer) error { return writeSweepCSV(w, rows) }); err != nil {
+			return err
+		}
+	}
+	return printSweep(summaryWriter(stdout, stderr, output{"--csv", opts.csvOut}), e, rows, n-done, db)
+}
+
+// stateText prints task states as "3 RUNNING, 5 PENDING", or "finished".
+func stateText(states map[string]int) string {
+	if len(states) == 0 {
+		return "no task left in the queue"
+	}
+	var parts []string
+	for s, n := range states {
+		parts = append(parts, fmt.Sprintf("%d %s", n, s))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
 }
