@@ -150,7 +150,10 @@ func BatchMeans(x []float64, level float64) (MeanCI, error) {
 // batches, at most half of them) minimizes the squared standard error of
 // the remaining batch means, Σ_{i>d} (z_i - z̄_d)² / (k-d)². The result is
 // in observations (5d); 0 for a series of fewer than 10 observations.
-func MSERTruncation(x []float64) int {
+// limit, when between 0 and len(x)/2, bounds the truncation instead of
+// half the series; a result at the bound says that the series has no
+// steady state within it, rather than a warm-up.
+func MSERTruncation(x []float64, limit int) int {
 	const b = 5
 	k := len(x) / b
 	if k < 2 {
@@ -170,7 +173,11 @@ func MSERTruncation(x []float64) int {
 		m := float64(k - d)
 		stats[d] = (s2 - s*s/m) / (m * m)
 	}
-	for d := 0; d <= k/2; d++ {
+	maxD := k / 2
+	if limit > 0 {
+		maxD = min(maxD, limit/b)
+	}
+	for d := 0; d <= maxD; d++ {
 		if stats[d] < best {
 			best, bestD = stats[d], d
 		}

@@ -83,7 +83,7 @@ func TestBatchMeansErrors(t *testing.T) {
 func TestMSERTruncation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x := ar1(rng, 5000, 10, 0.5)
-	if d := MSERTruncation(x); d > 250 {
+	if d := MSERTruncation(x, 0); d > 250 {
 		t.Errorf("stationary series: truncation %d", d)
 	}
 	// A transient: the first 1000 observations start 50 above the mean
@@ -91,10 +91,13 @@ func TestMSERTruncation(t *testing.T) {
 	for i := range 1000 {
 		x[i] += 50 * float64(1000-i) / 1000
 	}
-	if d := MSERTruncation(x); d < 700 || d > 1500 {
+	if d := MSERTruncation(x, 0); d < 700 || d > 1500 {
 		t.Errorf("transient of 1000: truncation %d", d)
 	}
-	if MSERTruncation([]float64{1, 2, 3}) != 0 {
+	if d := MSERTruncation(x, 500); d != 500 {
+		t.Errorf("transient of 1000 within 500: truncation %d, want the bound", d)
+	}
+	if MSERTruncation([]float64{1, 2, 3}, 0) != 0 {
 		t.Error("short series truncated")
 	}
 }
