@@ -12,6 +12,9 @@ type Figures struct {
 	Users     string   `json:"users"`
 	Sessions  string   `json:"sessions"`
 	Reduction string   `json:"reduction"`
+	// StartRule is Madon's start rule ("max" or "last"); empty for the
+	// other models.
+	StartRule string   `json:"start_rule,omitempty"`
 	Seed      uint64   `json:"seed"`
 	Rejected  int      `json:"rejected"`
 	Lateness  Lateness `json:"lateness"`
@@ -51,7 +54,9 @@ func FiguresOf(run *Run) *Figures {
 		CycleDistance: cs.Distance(cr), DayShare: cs.DayShare(), RecordedDayShare: cr.DayShare(),
 		WeeklyCycle: cs[:], RecordedWeeklyCycle: cr[:],
 	}
-	if src.Options.Model != Madon {
+	if src.Options.Model == Madon {
+		f.StartRule = src.Options.StartRule.String()
+	} else {
 		i, fo, d := src.Releases()
 		f.Releases = map[string]int{"initial": i, "follows": fo, "dependency": d}
 	}

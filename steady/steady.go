@@ -153,15 +153,15 @@ func (r *Report) warnings() []string {
 			"so queues grow for the whole run and the means measure the run's length", r.OfferedLoad))
 	}
 	if r.Saturated {
-		w = append(w, fmt.Sprintf("saturated: the outstanding jobs grow by %.3g a week over the run (Zakay's detector; the weekly series "+
-			"is what --outstanding writes); waits and slowdowns measure the backlog, not the scheduler", r.Slope))
+		w = append(w, fmt.Sprintf("saturated: the outstanding jobs grow by %.3g a week over the run (Zakay's detector; simulate's "+
+			"--outstanding writes the weekly series); waits and slowdowns measure the backlog, not the scheduler", r.Slope))
 	}
 	edge := func(name, flag, end string, t Trim) {
 		if t.Jobs == 0 || r.MeanWait == 0 || math.Abs(t.MeanWait-r.MeanWait) <= EdgeShift*math.Abs(r.MeanWait) {
 			return
 		}
 		w = append(w, fmt.Sprintf("%s: the mean wait moves from %.0f s to %.0f s without the %d jobs submitted within %s of the %s "+
-			"(MSER-5); consider --%s %s or --%s-jobs %d",
+			"(MSER-5); consider simulate's --%s %s or --%s-jobs %d",
 			name, r.MeanWait, t.MeanWait, t.Jobs, days(t.Seconds), end, flag, Duration(roundUp(t.Seconds)), flag, t.Jobs))
 	}
 	edge("warm-up", "warmup", "start", r.WarmUp)

@@ -16,6 +16,7 @@ import (
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/steady"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/spf13/cobra"
 )
@@ -30,6 +31,7 @@ type feedbackFlags struct {
 	sessions  string
 	reduction string
 	fluid     string
+	startRule string
 	seed      uint64
 }
 
@@ -42,6 +44,7 @@ func (f *feedbackFlags) add(cmd *cobra.Command, replay string) {
 	fl.StringVar(&f.sessions, "sessions", "", "session partitioning: a0, a60, arrival:60m, interarrival:30m, ... (default a60 for madon, arrival:60m otherwise)")
 	fl.StringVar(&f.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
 	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows; Zakay's model for replay with feedback, thesis ch. 4, the default here) or v2 (reinsert skipped windows; ch. 5, the default of replicate's TBUOS)")
+	fl.StringVar(&f.startRule, "start-rule", "max", "madon: when a session with several predecessors starts: max (the latest predecessor end plus that edge's think time) or last (the predecessor that finished last, plus its think time)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the distribution and fluid user models")
 }
 
@@ -60,6 +63,9 @@ func (f *feedbackFlags) options() (feedback.Options, error) {
 	}
 	if o.Reduction, err = session.ParseReduction(f.reduction); err != nil {
 		return o, usagef("--reduction: %v", err)
+	}
+	if o.StartRule, err = feedback.ParseStartRule(f.startRule); err != nil {
+		return o, usagef("--start-rule: %v", err)
 	}
 	switch strings.ToLower(f.fluid) {
 	case "v1", "1", "":
@@ -114,7 +120,7 @@ func newScheduler(name string, o sched.Options, t *trace.Trace) (sim.Scheduler, 
 
 // printFeedbackLines prints the feedback figures as table lines.
 func printFeedbackLines(p func(string, ...any), f *feedback.Figures) {
-	p("feedback\t%s users, sessions %s, %s reduction; %d jobs rejected", f.Users, f.Sessions, f.Reduction, f.Rejected)
+	p("feedback\t%s users, sessions %s, %s reduction%s; %d jobs rejected", f.Users, f.Sessions, f.Reduction, startRuleText(f), f.Rejected)
 	l := &f.Lateness
 	p("lateness\tmean %.2f days, relative %.3f, additional %.2f s", l.Mean/86400, l.Relative, l.Additional)
 	a := &f.Activity
@@ -122,6 +128,14 @@ func printFeedbackLines(p func(string, ...any), f *feedback.Figures) {
 		a.Length.P50/86400, a.RecordedLength.P50/86400, a.Throughput, a.RecordedThroughput)
 	p("weekly cycle\t%.1f%% of submissions on weekdays 8-18h (recorded %.1f%%); distance %.3f",
 		100*f.DayShare, 100*f.RecordedDayShare, f.CycleDistance)
+}
+
+// startRuleText names a non-default start rule of Madon's replay.
+func startRuleText(f *feedback.Figures) string {
+	if f.StartRule == "" || f.StartRule == feedback.MaxOverEdges.String() {
+		return ""
+	}
+	return ", start rule " + f.StartRule
 }
 
 // evaluateOptions are the options of `hpcwl evaluate`.
@@ -133,6 +147,7 @@ type evaluateOptions struct {
 	speed          float64
 	estimateFactor float64
 	oversize       string
+	kill           bool
 	jobsOut        string
 	json           bool
 	prefix         string
@@ -197,6 +212,7 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
 	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
+	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time, in both replays (default: let them finish)")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	f.StringVar(&opts.prefix, "prefix", "", "replay only the first `N|DURATION` of the log: N jobs by submission time, or a duration such as 90d")
@@ -219,11 +235,18 @@ type evaluateReport struct {
 	TraceProcs      int               `json:"trace_procs"`
 	ProcsFactor     float64           `json:"procs_factor"`
 	Speed           float64           `json:"speed"`
+	Kill            bool              `json:"kill_at_requested_time"`
 	// Prefix is set when only the start of the log was replayed.
 	Prefix   *evaluatePrefix `json:"prefix,omitempty"`
 	Recorded feedback.Column `json:"recorded"`
 	Rigid    feedback.Column `json:"rigid"`
 	Feedback feedback.Column `json:"feedback"`
+	// Steady holds the steady-state checks of the rigid and the feedback
+	// run.
+	Steady struct {
+		Rigid    *steady.Report `json:"rigid"`
+		Feedback *steady.Report `json:"feedback"`
+	} `json:"steady_state"`
 }
 
 func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout, stderr io.Writer) error {
@@ -269,7 +292,7 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	so := sim.Options{PrepareOptions: sim.PrepareOptions{
 		Machine:  sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
 		Oversize: over,
-	}}
+	}, Kill: opts.kill}
 	var runs [2]*feedback.Run
 	for k := range runs {
 		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params}, t)
@@ -305,6 +328,15 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 		return err
 	}
 	rep.Prefix = prefix
+	rep.Steady.Rigid, rep.Steady.Feedback = steady.Analyze(runs[0].Result), steady.Analyze(runs[1].Result)
+	for _, st := range []struct {
+		name string
+		r    *steady.Report
+	}{{"rigid replay", rep.Steady.Rigid}, {"feedback replay", rep.Steady.Feedback}} {
+		for _, w := range st.r.Warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", st.name, w)
+		}
+	}
 	if opts.curveOut != "" {
 		if err := writeTableOutput(opts.curveOut, "evaluate curve csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.curveOut) {
@@ -365,7 +397,7 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 	return &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
 		Scheduler: schedulerLabel(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
 		SchedulerParams: schedulerParams(o.scheduler, given),
-		ProcsFactor:     o.procsFactor, Speed: runs[0].Workload.Speed,
+		ProcsFactor:     o.procsFactor, Speed: runs[0].Workload.Speed, Kill: o.kill,
 		Recorded: cmp.Recorded, Rigid: cmp.Rigid, Feedback: cmp.Feedback}, nil
 }
 
@@ -377,7 +409,10 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 		fmt.Fprintf(w, "prefix %s: the first %d of %d jobs, submitted over %.2f days\n", p.Spec, r.Jobs, p.LogJobs, p.SpanDays)
 	}
 	fmt.Fprintf(w, "machine %d processors (recorded %d), node speed %v, scheduler %s\n", r.Procs, r.TraceProcs, r.Speed, r.Scheduler)
-	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction\n", fb.Users, fb.Sessions, fb.Reduction)
+	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction%s\n", fb.Users, fb.Sessions, fb.Reduction, startRuleText(fb))
+	if r.Kill {
+		fmt.Fprintf(w, "jobs killed at their requested time\n")
+	}
 	switch {
 	case r.Recorded.Metrics == nil:
 		fmt.Fprintf(w, "recorded: the log records no schedule (no job has a known wait, runtime and processor count): n/a\n")

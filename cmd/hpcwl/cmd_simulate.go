@@ -727,6 +727,9 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 		what = "submit times (feedback), wait times and runtimes"
 		replay = fmt.Sprintf(" --replay feedback --users %s --sessions %s --reduction %s --fluid %s --seed %d",
 			f.Users, f.Sessions, f.Reduction, run.fluid, f.Seed)
+		if f.StartRule != "" {
+			replay += " --start-rule " + f.StartRule
+		}
 	}
 	var sp strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(par.SchedulerParams)) {
