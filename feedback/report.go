@@ -9,9 +9,9 @@ import (
 // Figures are the figures of a feedback run beyond the classic metrics:
 // the user model, lateness, activity, weekly cycle and batch releases.
 type Figures struct {
-	Users     string   `json:"users"`
-	Sessions  string   `json:"sessions"`
-	Reduction string   `json:"reduction"`
+	Users     string `json:"users"`
+	Sessions  string `json:"sessions"`
+	Reduction string `json:"reduction"`
 	// StartRule is Madon's start rule ("max" or "last"); empty for the
 	// other models.
 	StartRule string   `json:"start_rule,omitempty"`
