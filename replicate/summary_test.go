@@ -51,7 +51,7 @@ func TestSummarizeCIAndRange(t *testing.T) {
 }
 
 func TestResultWarnings(t *testing.T) {
-	r := &Result{Original: Metrics{Wait: 100, Saturated: true, Slope: 4}, Variants: []Metrics{{Wait: 1}, {Wait: 2}}}
+	r := &Result{Original: &Metrics{Wait: 100, Saturated: true, Slope: 4}, Variants: []Metrics{{Wait: 1}, {Wait: 2}}}
 	r.summarize(false)
 	all := strings.Join(r.Warnings, "\n")
 	for _, want := range []string{"original log saturates", "outside the range of the 2 variants for", "wait"} {
