@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/feedback"
 )
 
 // TestSimulateSteadyState: the rigid replay of KTH-SP2 on nodes half as
@@ -91,5 +94,95 @@ func TestEvaluateKillAndStartRule(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "evaluate", "builtin:KTH-SP2", "--start-rule", "first"); code != 2 || !strings.Contains(errOut, "unknown start rule") {
 		t.Errorf("bad start rule: exit %d %q", code, errOut)
+	}
+}
+
+// TestEvaluatePerUserAndVersus: the per-user listing weighs back to the
+// global mean lateness; --versus a0 reports the submit-time differences of
+// every job; the files are written.
+func TestEvaluatePerUserAndVersus(t *testing.T) {
+	dir := t.TempDir()
+	pu, diff := filepath.Join(dir, "pu.parquet"), filepath.Join(dir, "diff.csv")
+	code, out, errOut := runCLI(t, "evaluate", "builtin:KTH-SP2", "--by", "user", "--versus", "a0", "--per-user", pu, "--diff", diff, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r evaluateReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	n := 0
+	for _, u := range r.PerUser {
+		sum += u.Mean * float64(u.Jobs)
+		n += u.Jobs
+	}
+	l := r.Feedback.Feedback.Lateness
+	if n != l.Jobs || math.Abs(sum/float64(n)-l.Mean) > 1e-6*math.Abs(l.Mean) {
+		t.Errorf("per-user lateness: %d jobs, mean %v; global %d, %v", n, sum/float64(n), l.Jobs, l.Mean)
+	}
+	if r.Versus == nil || r.Versus.Sessions != "a0" || r.Versus.Differences.N != 28476 {
+		t.Errorf("versus %+v", r.Versus)
+	}
+	if rows := readTable[feedback.UserLateness](t, pu); len(rows) != len(r.PerUser) {
+		t.Errorf("%d rows in %s, %d users", len(rows), pu, len(r.PerUser))
+	}
+	if lines := csvLines(t, diff); len(lines) != 28477 {
+		t.Errorf("%d lines in %s", len(lines), diff)
+	}
+	if code, _, errOut := runCLI(t, "evaluate", "builtin:KTH-SP2", "--diff", diff); code != 2 || !strings.Contains(errOut, "--diff needs --versus") {
+		t.Errorf("--diff alone: exit %d %q", code, errOut)
+	}
+}
+
+func TestSessionsGraphExport(t *testing.T) {
+	dir := t.TempDir()
+	js, dot := filepath.Join(dir, "g.json"), filepath.Join(dir, "u3.gv")
+	if code, _, e := runCLI(t, "sessions", "builtin:KTH-SP2", "--method", "interarrival", "--graph", js); code != 0 {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	var g struct {
+		Source map[string]string `json:"source"`
+		Nodes  string            `json:"nodes"`
+		Users  []int32           `json:"users"`
+		Node   []json.RawMessage `json:"node_list"`
+		Edges  []struct {
+			From, To int32
+		} `json:"edges"`
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Nodes != "sessions" || len(g.Users) != 214 || len(g.Node) == 0 || len(g.Edges) < len(g.Node) || g.Source["sha256"] == "" {
+		t.Errorf("graph: %s, %d users, %d nodes, %d edges, source %v", g.Nodes, len(g.Users), len(g.Node), len(g.Edges), g.Source)
+	}
+	if code, _, e := runCLI(t, "sessions", "builtin:KTH-SP2", "--graph", dot, "--graph-user", "3", "--graph-of", "batches"); code != 0 {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	d, _ := os.ReadFile(dot)
+	if !strings.Contains(string(d), "digraph batches {") || !strings.Contains(string(d), "cluster_u3 ") || strings.Contains(string(d), "cluster_u4 ") {
+		t.Errorf("DOT file:\n%.400s", d)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--graph", filepath.Join(dir, "g.txt")}, 2, ".json or .dot"},
+		{[]string{"--graph-user", "3"}, 2, "need --graph FILE"},
+		{[]string{"--graph", filepath.Join(dir, "n.dot"), "--graph-user", "99999"}, 1, "no user [99999]"},
+		{[]string{"--graph", filepath.Join(dir, "n.dot"), "--graph-of", "jobs"}, 2, "unknown --graph-of"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"sessions", "builtin:KTH-SP2"}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d %q", c.args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "n.dot")); err == nil {
+		t.Error("a graph was written for an unknown user")
 	}
 }
