@@ -382,8 +382,12 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 		if err != nil {
 			return err
 		}
-		if versus, err = feedback.Simulate(ctx, t, s, so, vo); err != nil {
-			return err
+		versus, err = feedback.Simulate(ctx, t, s, so, vo)
+		if c, ok := s.(io.Closer); ok {
+			c.Close() // ends an external scheduler's process
+		}
+		if err != nil {
+			return fmt.Errorf("--versus %s: %w", opts.versus, err)
 		}
 		var d session.Dist
 		_, d = feedback.SubmitDifferences(runs[1].Source.Submitted(), versus.Source.Submitted())
