@@ -29,21 +29,26 @@ func warnings(in, out *trace.Trace, r *Result, o Options) []Warning {
 	var ws []Warning
 	add := func(p, f string, a ...any) { ws = append(ws, Warning{p, fmt.Sprintf(f, a...)}) }
 	c := r.Factor
+	// The words for a higher load (c > 1) and for a lower one.
+	higher, moved, gaps, longer, shorter, larger := "higher", "compressed", "shrink", "longer", "shorter", "larger"
+	if c < 1 {
+		higher, moved, gaps, longer, shorter, larger = "lower", "stretched", "grow", "shorter", "longer", "smaller"
+	}
 	switch o.Method {
 	case Interarrival:
 		f0, l0 := in.Span()
 		f1, l1 := out.Span()
-		add("daily cycle", "submit times compressed %sx towards the log's start: the log spans %.1f days instead of %.1f, "+
+		add("daily cycle", "inter-arrival times divided by %s (submit times %s from the log's start): the log spans %.1f days instead of %.1f, "+
 			"jobs leave their time of day and day of week (weekday 8-18h share of submissions %.1f%% -> %.1f%%) and the "+
-			"gaps between a user's sessions shrink by the same factor; real systems of higher load have longer, not "+
-			"shorter, inter-arrival times (median here %s -> %s)",
-			num(c), float64(l1-f1)/86400, float64(l0-f0)/86400, 100*dayShare(in), 100*dayShare(out),
-			secs(medianInterarrival(in)), secs(medianInterarrival(out)))
+			"gaps between a user's sessions %s by the same factor; real systems of %s load have %s, not "+
+			"%s, inter-arrival times (median here %s -> %s)",
+			num(c), moved, float64(l1-f1)/86400, float64(l0-f0)/86400, 100*dayShare(in), 100*dayShare(out),
+			gaps, higher, longer, shorter, secs(medianInterarrival(in)), secs(medianInterarrival(out)))
 	case Runtime:
 		add("runtime distribution", "every runtime and requested time multiplied by %s (median runtime %s -> %s): "+
-			"real systems of higher load have shorter, not longer, runtimes, and waits now grow partly because jobs are longer",
+			"real systems of %s load have %s, not %s, runtimes, and waits now change partly because jobs are %s",
 			num(c), secs(medianOf(in, func(j *trace.Job) float64 { return float64(j.Runtime) })),
-			secs(medianOf(out, func(j *trace.Job) float64 { return float64(j.Runtime) })))
+			secs(medianOf(out, func(j *trace.Job) float64 { return float64(j.Runtime) })), higher, shorter, longer, longer)
 	case Size:
 		m0, p0, s0 := sizeFigures(in)
 		m1, p1, s1 := sizeFigures(out)
@@ -52,9 +57,9 @@ func warnings(in, out *trace.Trace, r *Result, o Options) []Warning {
 			how, why = "rounded to powers of two", "snapping to powers of two moves every other size"
 		}
 		add("size distribution", "every size multiplied by %s and %s (mean %.1f -> %.1f processors; power-of-two "+
-			"share of parallel jobs %.1f%% -> %.1f%%; serial jobs %.1f%% -> %.1f%%): real systems of higher load have only "+
-			"weakly larger jobs, and %s",
-			num(c), how, m0, m1, 100*p0, 100*p1, 100*s0, 100*s1, why)
+			"share of parallel jobs %.1f%% -> %.1f%%; serial jobs %.1f%% -> %.1f%%): real systems of %s load have only "+
+			"weakly %s jobs, and %s",
+			num(c), how, m0, m1, 100*p0, 100*p1, 100*s0, 100*s1, higher, larger, why)
 		if r.Capped > 0 {
 			add("machine", "%d job(s) (%.2f%% of the log) would exceed the machine of %d processors and were capped at it: "+
 				"their work is cut and full-machine jobs pile up", r.Capped, 100*float64(r.Capped)/float64(max(1, in.Len())), out.Procs)
