@@ -1,14 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/hpcwl/hpcwl/feedback"
+	"github.com/hpcwl/hpcwl/stats"
 )
 
 // TestSimulateSteadyState: the rigid replay of KTH-SP2 on nodes half as
@@ -124,6 +129,26 @@ func TestEvaluatePerUserAndVersus(t *testing.T) {
 	if r.Versus == nil || r.Versus.Sessions != "a0" || r.Versus.Differences.N != 28476 {
 		t.Errorf("versus %+v", r.Versus)
 	}
+	// Madon et al. (2024), section 7 (Figs. 4 and 5): per-user additional
+	// lateness is of the order of hours with a 10th-90th percentile spread
+	// above 10,000 s, and the per-user mean lateness grows with the user's
+	// job count (docs/validation.md: median 8,475 s, spread 48,760 s,
+	// Spearman 0.83 at a60).
+	var delta, jobs, absMean []float64
+	for _, u := range r.PerUser {
+		if !math.IsNaN(u.Additional) {
+			delta, jobs, absMean = append(delta, u.Additional), append(jobs, float64(u.Jobs)), append(absMean, math.Abs(u.Mean))
+		}
+	}
+	sorted := slices.Clone(delta)
+	slices.Sort(sorted)
+	q := func(p float64) float64 { return stats.EmpiricalQuantileSorted(sorted, p) }
+	if m := q(0.5); m < 3600 || m > 86400 || q(0.9)-q(0.1) < 10000 {
+		t.Errorf("per-user additional lateness: median %v s, p10-p90 spread %v s", m, q(0.9)-q(0.1))
+	}
+	if rho := spearman(jobs, absMean); rho < 0.5 {
+		t.Errorf("per-user |mean lateness| against jobs: Spearman %.2f, want a clear drift", rho)
+	}
 	if rows := readTable[feedback.UserLateness](t, pu); len(rows) != len(r.PerUser) {
 		t.Errorf("%d rows in %s, %d users", len(rows), pu, len(r.PerUser))
 	}
@@ -133,6 +158,24 @@ func TestEvaluatePerUserAndVersus(t *testing.T) {
 	if code, _, errOut := runCLI(t, "evaluate", "builtin:KTH-SP2", "--diff", diff); code != 2 || !strings.Contains(errOut, "--diff needs --versus") {
 		t.Errorf("--diff alone: exit %d %q", code, errOut)
 	}
+}
+
+// spearman returns Spearman's rank correlation of x and y (ties in input
+// order).
+func spearman(x, y []float64) float64 {
+	rank := func(v []float64) []float64 {
+		idx := make([]int, len(v))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+		r := make([]float64, len(v))
+		for k, i := range idx {
+			r[i] = float64(k)
+		}
+		return r
+	}
+	return stat.Correlation(rank(x), rank(y), nil)
 }
 
 func TestSessionsGraphExport(t *testing.T) {
