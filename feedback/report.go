@@ -95,10 +95,11 @@ type Comparison struct {
 // (a rigid and a feedback replay of t): the classic metrics of each, the
 // jobs each left out (by the rule of sim.Prepare), the users' activity, and
 // the feedback figures of fb. The recorded column's metrics are nil when
-// the log records no schedule.
+// the log records no schedule. The metrics carry 95% confidence intervals
+// of the means by batch means (metrics.Options.CILevel).
 func Compare(t *trace.Trace, rigid, fb *Run) (*Comparison, error) {
 	runs := [2]*Run{rigid, fb}
-	mo := metrics.Options{Clock: t.Clock(), NoGroups: true}
+	mo := metrics.Options{Clock: t.Clock(), NoGroups: true, CILevel: 0.95}
 	recRes := RecordedResult(t)
 	var rec *metrics.Summary
 	if len(recRes.Jobs) > 0 {

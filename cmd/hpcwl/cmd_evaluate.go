@@ -13,6 +13,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/metrics"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
@@ -561,6 +562,7 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	printEvaluateCI(w, cols)
 	if v := r.Versus; v != nil {
 		d := v.Differences
 		fmt.Fprintf(w, "\nsubmit time, feedback %s minus feedback %s, over %d jobs: mean %s, p10 %s, median %s, p90 %s, max %s; min %s\n",
@@ -582,6 +584,36 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t\n", u.User, u.Jobs, days(u.Mean), nan(u.Relative, 3), nan(u.Additional, 2))
 	}
 	return tw.Flush()
+}
+
+// printEvaluateCI prints the 95% confidence intervals of each column's
+// mean wait and bounded slowdown (batch means), below the table so that
+// its columns keep their widths.
+func printEvaluateCI(w io.Writer, cols []*feedback.Column) {
+	names := []string{"recorded", "rigid", "feedback"}
+	for _, m := range []struct {
+		name string
+		pick func(*metrics.Intervals) *metrics.Interval
+		f    func(float64) string
+	}{
+		{"wait mean", func(i *metrics.Intervals) *metrics.Interval { return &i.Wait }, durationText},
+		{"bounded slowdown mean", func(i *metrics.Intervals) *metrics.Interval { return &i.BoundedSlowdown },
+			func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }},
+	} {
+		var parts []string
+		for k, c := range cols {
+			v := "n/a"
+			if c.Metrics != nil && c.Metrics.CI != nil {
+				if iv := m.pick(c.Metrics.CI); iv.Note == "" {
+					v = m.f(iv.Low) + " .. " + m.f(iv.High)
+				} else {
+					v = "n/a (run too short for its autocorrelation)"
+				}
+			}
+			parts = append(parts, names[k]+" "+v)
+		}
+		fmt.Fprintf(w, "%s, 95%% CI (batch means): %s\n", m.name, strings.Join(parts, "; "))
+	}
 }
 
 // signedDuration is durationText with a sign for negative values.
