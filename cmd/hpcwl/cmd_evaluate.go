@@ -379,7 +379,7 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	}
 	var versus *feedback.Run
 	if opts.versus != "" {
-		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor}, t)
+		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params}, t)
 		if err != nil {
 			return err
 		}
