@@ -364,5 +364,5 @@ func (r *Report) bia(jobs []trace.Job, opt Options) {
 	r.BIAUnderDelta = float64(under) / float64(len(b))
 	slices.Sort(b)
 	r.BIASample = b
-	r.BIAMedian = stats.QuantileSorted(b, 0.5)
+	r.BIAMedian = stats.EmpiricalQuantileSorted(b, 0.5)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/stats"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -161,16 +162,14 @@ func ActivityOf(p *session.Partition, sub, end []sim.Time) Activity {
 	return a
 }
 
+// median returns the lower median of xs (sorting it), the convention of
+// every hpcwl table, or 0 for none.
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
 	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
+	return stats.EmpiricalQuantileSorted(xs, 0.5)
 }
 
 // Cycle is the weekly cycle of submissions (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 4, section VII): jobs

@@ -64,6 +64,25 @@ const (
 	LastFinisher
 )
 
+// String returns "max" or "last".
+func (r StartRule) String() string {
+	if r == LastFinisher {
+		return "last"
+	}
+	return "max"
+}
+
+// ParseStartRule parses "max" (MaxOverEdges) and "last" (LastFinisher).
+func ParseStartRule(s string) (StartRule, error) {
+	switch strings.ToLower(s) {
+	case "max", "max-over-edges", "":
+		return MaxOverEdges, nil
+	case "last", "last-finisher":
+		return LastFinisher, nil
+	}
+	return 0, fmt.Errorf("unknown start rule %q; valid: max (latest of predecessor end + think time over all edges), last (the last predecessor to finish, plus its think time)", s)
+}
+
 // FluidVariant chooses between the two published Fluid models (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
 // chapter 4, section VII).
 type FluidVariant uint8

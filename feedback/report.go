@@ -9,9 +9,12 @@ import (
 // Figures are the figures of a feedback run beyond the classic metrics:
 // the user model, lateness, activity, weekly cycle and batch releases.
 type Figures struct {
-	Users     string   `json:"users"`
-	Sessions  string   `json:"sessions"`
-	Reduction string   `json:"reduction"`
+	Users     string `json:"users"`
+	Sessions  string `json:"sessions"`
+	Reduction string `json:"reduction"`
+	// StartRule is Madon's start rule ("max" or "last"); empty for the
+	// other models.
+	StartRule string   `json:"start_rule,omitempty"`
 	Seed      uint64   `json:"seed"`
 	Rejected  int      `json:"rejected"`
 	Lateness  Lateness `json:"lateness"`
@@ -51,7 +54,9 @@ func FiguresOf(run *Run) *Figures {
 		CycleDistance: cs.Distance(cr), DayShare: cs.DayShare(), RecordedDayShare: cr.DayShare(),
 		WeeklyCycle: cs[:], RecordedWeeklyCycle: cr[:],
 	}
-	if src.Options.Model != Madon {
+	if src.Options.Model == Madon {
+		f.StartRule = src.Options.StartRule.String()
+	} else {
 		i, fo, d := src.Releases()
 		f.Releases = map[string]int{"initial": i, "follows": fo, "dependency": d}
 	}
@@ -90,10 +95,11 @@ type Comparison struct {
 // (a rigid and a feedback replay of t): the classic metrics of each, the
 // jobs each left out (by the rule of sim.Prepare), the users' activity, and
 // the feedback figures of fb. The recorded column's metrics are nil when
-// the log records no schedule.
+// the log records no schedule. The metrics carry 95% confidence intervals
+// of the means by batch means (metrics.Options.CILevel).
 func Compare(t *trace.Trace, rigid, fb *Run) (*Comparison, error) {
 	runs := [2]*Run{rigid, fb}
-	mo := metrics.Options{Clock: t.Clock(), NoGroups: true}
+	mo := metrics.Options{Clock: t.Clock(), NoGroups: true, CILevel: 0.95}
 	recRes := RecordedResult(t)
 	var rec *metrics.Summary
 	if len(recRes.Jobs) > 0 {

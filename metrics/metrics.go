@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/stats"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -22,8 +24,40 @@ type Options struct {
 	// Clock converts times to the log's calendar for the monthly
 	// breakdown; nil means UTC with time 0 at the Unix epoch.
 	Clock *trace.Clock
+	// WarmUpJobs and CoolDownJobs exclude the first and the last that
+	// many jobs by submit time (ties by arrival order), on top of WarmUp
+	// and CoolDown; >= 0, default 0.
+	WarmUpJobs, CoolDownJobs int
 	// NoGroups skips the per-user and per-month breakdowns.
 	NoGroups bool
+	// CILevel, when above 0, adds confidence intervals of the mean wait,
+	// slowdown and bounded slowdown of this level (e.g. 0.95) by batch
+	// means over the measured jobs in arrival order ([stats.BatchMeans]).
+	CILevel float64
+}
+
+// Interval is a confidence interval of one run's mean, or the reason
+// there is none (Note; the run is too short for its autocorrelation).
+type Interval struct {
+	stats.MeanCI
+	Note string `json:"note,omitempty"`
+}
+
+// Intervals are the confidence intervals of a run's means.
+type Intervals struct {
+	Wait            Interval `json:"wait"`
+	Slowdown        Interval `json:"slowdown"`
+	BoundedSlowdown Interval `json:"bounded_slowdown"`
+}
+
+// interval returns the batch-means interval of x's mean.
+func interval(x []float64, level float64) Interval {
+	ci, err := stats.BatchMeans(x, level)
+	if err != nil {
+		return Interval{MeanCI: stats.MeanCI{Mean: ci.Mean, Level: level, Method: ci.Method, Tau: ci.Tau,
+			BatchSize: ci.BatchSize, Batches: ci.Batches, Low: math.NaN(), High: math.NaN()}, Note: err.Error()}
+	}
+	return Interval{MeanCI: ci}
 }
 
 // Stat summarizes one per-job quantity.
@@ -98,6 +132,9 @@ type Summary struct {
 	Misses     int64   `json:"deadline_misses"`
 	// Accuracy judges the runtime predictions of the measured jobs.
 	Accuracy Accuracy `json:"prediction_accuracy"`
+	// CI holds the confidence intervals of the means (with
+	// Options.CILevel).
+	CI *Intervals `json:"confidence_intervals,omitempty"`
 	// PerUser and PerMonth break the job figures down by user (ordered by
 	// user ID) and by calendar month of submission (in order).
 	PerUser  []Group `json:"per_user,omitempty"`
@@ -107,8 +144,12 @@ type Summary struct {
 // Compute returns the figures of res. Jobs that never started (none in a
 // completed run) are left out.
 func Compute(res *sim.Result, opt Options) (*Summary, error) {
-	if opt.Tau < 0 || opt.WarmUp < 0 || opt.CoolDown < 0 {
-		return nil, fmt.Errorf("metrics: tau %d, warm-up %d and cool-down %d must be >= 0", opt.Tau, opt.WarmUp, opt.CoolDown)
+	if opt.Tau < 0 || opt.WarmUp < 0 || opt.CoolDown < 0 || opt.WarmUpJobs < 0 || opt.CoolDownJobs < 0 {
+		return nil, fmt.Errorf("metrics: tau %d, warm-up %d, cool-down %d, warm-up jobs %d and cool-down jobs %d must be >= 0",
+			opt.Tau, opt.WarmUp, opt.CoolDown, opt.WarmUpJobs, opt.CoolDownJobs)
+	}
+	if !(opt.CILevel >= 0 && opt.CILevel < 1) {
+		return nil, fmt.Errorf("metrics: confidence level %v is not between 0 and 1", opt.CILevel)
 	}
 	tau := opt.Tau
 	if tau == 0 {
@@ -136,6 +177,20 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 			opt.WarmUp, opt.CoolDown, lastSub-first)
 	}
 	n := len(jobs)
+	if opt.WarmUpJobs+opt.CoolDownJobs >= n {
+		return nil, fmt.Errorf("metrics: a warm-up of %d jobs and a cool-down of %d jobs leave none of the run's %d jobs",
+			opt.WarmUpJobs, opt.CoolDownJobs, n)
+	}
+	trimmed, firstKept, lastKept := trimByCount(jobs, opt.WarmUpJobs, opt.CoolDownJobs)
+	if opt.WarmUpJobs > 0 {
+		s.WindowStart = max(s.WindowStart, firstKept)
+	}
+	if opt.CoolDownJobs > 0 {
+		s.WindowEnd = min(s.WindowEnd, lastKept)
+	}
+	if s.WindowEnd <= s.WindowStart {
+		return nil, fmt.Errorf("metrics: warm-up and cool-down leave no window of the %d s submission period", lastSub-first)
+	}
 	v := newVectors(n)
 	measured := make([]int32, 0, n)
 	var busy float64
@@ -148,7 +203,7 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 				busy += float64(b-a) * float64(o.Procs)
 			}
 		}
-		if o.Start < 0 || o.Submit < s.WindowStart || o.Submit > s.WindowEnd {
+		if o.Start < 0 || o.Submit < s.WindowStart || o.Submit > s.WindowEnd || (trimmed != nil && trimmed[i]) {
 			continue
 		}
 		measured = append(measured, int32(i))
@@ -175,6 +230,10 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	if s.Jobs > 0 {
 		s.Backfilled = float64(backfilled) / float64(s.Jobs)
 	}
+	if opt.CILevel > 0 {
+		// Before v.stats, which reorders the vectors.
+		s.CI = &Intervals{interval(v.wait, opt.CILevel), interval(v.sd, opt.CILevel), interval(v.bsd, opt.CILevel)}
+	}
 	s.Wait, s.Response, s.Slowdown, s.BoundedSlowdown = v.stats()
 	s.QueueMean, s.QueueMax = queueStats(res, s.WindowStart, s.WindowEnd)
 	s.Accuracy = ComputeAccuracy(res, measured)
@@ -184,6 +243,28 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 		s.PerMonth = groups(jobs, measured, tau, func(o *sim.Outcome) string { return m.key(o.Submit) }, false)
 	}
 	return s, nil
+}
+
+// trimByCount marks the first warm and the last cool jobs by submit time
+// (ties in arrival order), or returns nil when both are 0, with the
+// submit times of the first and last jobs kept.
+func trimByCount(jobs []sim.Outcome, warm, cool int) (marks []bool, first, last sim.Time) {
+	if warm == 0 && cool == 0 {
+		return nil, 0, 0
+	}
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(jobs[a].Submit, jobs[b].Submit) })
+	out := make([]bool, len(jobs))
+	for _, i := range order[:warm] {
+		out[i] = true
+	}
+	for _, i := range order[len(order)-cool:] {
+		out[i] = true
+	}
+	return out, jobs[order[warm]].Submit, jobs[order[len(order)-1-cool]].Submit
 }
 
 // months names the calendar month of a time, caching the current month's

@@ -126,3 +126,52 @@ func TestSummarizeMatchesGonum(t *testing.T) {
 		}
 	}
 }
+
+func TestJobCountTrim(t *testing.T) {
+	s, err := Compute(tiny(), Options{WarmUpJobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 1 || s.Excluded != 2 || s.WindowStart != 5 || s.Wait.Mean != 7 {
+		t.Errorf("jobs %d excluded %d window %d wait %v", s.Jobs, s.Excluded, s.WindowStart, s.Wait.Mean)
+	}
+	for _, o := range []Options{{WarmUpJobs: 2, CoolDownJobs: 1}, {WarmUpJobs: 3}, {CoolDownJobs: 5}} {
+		if _, err := Compute(tiny(), o); err == nil {
+			t.Errorf("%+v: trimming every job, no error", o)
+		}
+	}
+	if _, err := Compute(tiny(), Options{WarmUpJobs: -1}); err == nil {
+		t.Error("negative job count accepted")
+	}
+}
+
+// TestConfidenceIntervals: on a long run of independent waits the batch
+// means interval holds the mean; on a short one it says why there is none.
+func TestConfidenceIntervals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	res := &sim.Result{Procs: 1}
+	for i := range 5000 {
+		w := sim.Time(rng.IntN(200))
+		res.Jobs = append(res.Jobs, sim.Outcome{Job: sim.Job{ID: int64(i), Submit: sim.Time(100 * i), Runtime: 20, Procs: 1},
+			Start: sim.Time(100*i) + w, End: sim.Time(100*i) + w + 20})
+	}
+	s, err := Compute(res, Options{CILevel: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.CI.Wait
+	if w.Method != "batch means" || !(w.Low < s.Wait.Mean && s.Wait.Mean < w.High) || w.High-w.Low > 10 || w.Note != "" {
+		t.Errorf("wait interval %+v around %v", w, s.Wait.Mean)
+	}
+	res.Jobs = res.Jobs[:5]
+	s, err = Compute(res, Options{CILevel: 0.95})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.CI.Wait.Note == "" || !math.IsNaN(s.CI.Wait.Low) {
+		t.Errorf("5 jobs: %+v", s.CI.Wait)
+	}
+	if _, err := Compute(res, Options{CILevel: 1}); err == nil {
+		t.Error("level 1 accepted")
+	}
+}

@@ -90,9 +90,13 @@ type Result struct {
 	// Regeneration is the TBUOS regeneration rule, "gap" or "immediate";
 	// empty in conventional mode.
 	Regeneration string `json:"regeneration,omitempty"`
-	// Original is the conventional replay of the original log over its
-	// period (zero with SkipOriginal).
-	Original Metrics `json:"original"`
+	// Original is the replay of the original log measured over its
+	// period, nil with SkipOriginal. In Conventional mode the log is
+	// replayed at its recorded times; in TBUOS mode with the variants'
+	// feedback model, so that the original and the variants are simulated
+	// alike. OriginalReplay says which: "rigid" or "feedback (MODEL users)".
+	Original       *Metrics `json:"original,omitempty"`
+	OriginalReplay string   `json:"original_replay,omitempty"`
 	// Variants holds each variant's metrics; Variants[i] used stream i.
 	Variants []Metrics `json:"variants"`
 	// Saturated counts the variants the detector flagged; they are left
@@ -191,7 +195,13 @@ feed:
 	if err := parent.Err(); err != nil {
 		return nil, err
 	}
-	res.Original = orig
+	if !cfg.SkipOriginal {
+		res.Original = &orig
+		res.OriginalReplay = "rigid"
+		if cfg.Mode == TBUOS {
+			res.OriginalReplay = "feedback (" + feedbackOptions(cfg).Model.String() + " users)"
+		}
+	}
 	res.Params = params[0]
 	res.summarize(cfg.SkipOriginal)
 	return res, nil
@@ -244,11 +254,32 @@ func variant(ctx context.Context, cfg Config, i int) (Metrics, resample.Params, 
 	return m, pr, nil
 }
 
-// original replays the original log conventionally over its period.
+// feedbackOptions returns the feedback options of TBUOS: cfg.Feedback,
+// else Fluid V2 (as resample.TBUOS).
+func feedbackOptions(cfg Config) feedback.Options {
+	if cfg.Feedback != nil {
+		return *cfg.Feedback
+	}
+	return feedback.Options{Model: feedback.Fluid, Fluid: feedback.FluidV2}
+}
+
+// original replays the original log over its period: at its recorded
+// times in Conventional mode, with the variants' feedback model in TBUOS
+// mode.
 func original(ctx context.Context, cfg Config) (Metrics, int, error) {
 	p := cfg.Pools
-	res, w, err := sim.Simulate(ctx, p.Trace, cfg.Scheduler(), sim.Options{PrepareOptions: sim.PrepareOptions{
-		Machine: sim.Machine{Procs: cfg.Procs}, Oversize: sim.OversizeDrop}})
+	so := sim.Options{PrepareOptions: sim.PrepareOptions{Machine: sim.Machine{Procs: cfg.Procs}, Oversize: sim.OversizeDrop}}
+	var res *sim.Result
+	var w *sim.Workload
+	var err error
+	if cfg.Mode == TBUOS {
+		var run *feedback.Run
+		if run, err = feedback.Simulate(ctx, p.Trace, cfg.Scheduler(), so, feedbackOptions(cfg)); err == nil {
+			res, w = run.Result, run.Workload
+		}
+	} else {
+		res, w, err = sim.Simulate(ctx, p.Trace, cfg.Scheduler(), so)
+	}
 	if err != nil {
 		return Metrics{}, 0, fmt.Errorf("original log: %w", err)
 	}
@@ -273,9 +304,9 @@ func (r *Result) summarize(noOrig bool) {
 		for i := range ok {
 			x[i] = ok[i].Value(name)
 		}
-		orig := r.Original.Value(name)
-		if noOrig {
-			orig = math.NaN()
+		orig := math.NaN()
+		if !noOrig {
+			orig = r.Original.Value(name)
 		}
 		r.Summary = append(r.Summary, summarize(name, x, orig))
 	}

@@ -55,9 +55,9 @@ func summarize(name string, x []float64, orig float64) Dist {
 		return d
 	}
 	slices.Sort(x)
-	// Quantiles interpolate between order statistics (R type 7), so the
-	// median of an even count is the mean of the middle two.
-	q := func(p float64) float64 { return stats.QuantileSorted(x, p) }
+	// Quantiles are empirical (the lower median for an even count), the
+	// convention of every hpcwl table.
+	q := func(p float64) float64 { return stats.EmpiricalQuantileSorted(x, p) }
 	d.Mean, d.SD = stat.MeanStdDev(x, nil)
 	if len(x) == 1 {
 		d.SD = 0

@@ -67,6 +67,31 @@ func QuantileSorted(sorted []float64, p float64) float64 {
 	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
 }
 
+// EmpiricalQuantileSorted returns the empirical p-quantile of a sorted
+// sample: the smallest value whose cumulative fraction reaches p, the
+// value at rank ceil(p n) (gonum's stat.Quantile with stat.Empirical).
+// Its median is the lower median, an observed value, the convention of
+// every hpcwl table. It returns NaN for an empty sample and panics if p
+// is outside [0, 1].
+func EmpiricalQuantileSorted(sorted []float64, p float64) float64 {
+	if !(p >= 0 && p <= 1) {
+		panic("stats: quantile probability out of range")
+	}
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	return sorted[min(max(int(math.Ceil(p*float64(n)))-1, 0), n-1)]
+}
+
+// Median returns the lower median of x (see [EmpiricalQuantileSorted]); x
+// is not modified.
+func Median(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return EmpiricalQuantileSorted(s, 0.5)
+}
+
 // ECDF returns the empirical CDF of x as a function: the fraction of
 // values <= t. x is copied.
 func ECDF(x []float64) func(t float64) float64 {

@@ -155,7 +155,7 @@ func analyseTrace(name string, t *trace.Trace, ao analysisOptions) (*workloadAna
 	a.Users = len(a.PerUser["jobs"])
 	for k, v := range a.PerUser {
 		if len(v) > 0 {
-			a.Quartiles[k] = [3]float64{stats.QuantileSorted(v, 0.25), stats.QuantileSorted(v, 0.5), stats.QuantileSorted(v, 0.75)}
+			a.Quartiles[k] = [3]float64{stats.EmpiricalQuantileSorted(v, 0.25), stats.EmpiricalQuantileSorted(v, 0.5), stats.EmpiricalQuantileSorted(v, 0.75)}
 		}
 	}
 	for _, at := range locality.Attrs {

@@ -13,9 +13,11 @@ import (
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/metrics"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/steady"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/spf13/cobra"
 )
@@ -30,6 +32,7 @@ type feedbackFlags struct {
 	sessions  string
 	reduction string
 	fluid     string
+	startRule string
 	seed      uint64
 }
 
@@ -42,6 +45,7 @@ func (f *feedbackFlags) add(cmd *cobra.Command, replay string) {
 	fl.StringVar(&f.sessions, "sessions", "", "session partitioning: a0, a60, arrival:60m, interarrival:30m, ... (default a60 for madon, arrival:60m otherwise)")
 	fl.StringVar(&f.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
 	fl.StringVar(&f.fluid, "fluid", "v1", "Fluid model variant: v1 (recycle windows; Zakay's model for replay with feedback, thesis ch. 4, the default here) or v2 (reinsert skipped windows; ch. 5, the default of replicate's TBUOS)")
+	fl.StringVar(&f.startRule, "start-rule", "max", "madon: when a session with several predecessors starts: max (the latest predecessor end plus that edge's think time) or last (the predecessor that finished last, plus its think time)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the distribution and fluid user models")
 }
 
@@ -60,6 +64,9 @@ func (f *feedbackFlags) options() (feedback.Options, error) {
 	}
 	if o.Reduction, err = session.ParseReduction(f.reduction); err != nil {
 		return o, usagef("--reduction: %v", err)
+	}
+	if o.StartRule, err = feedback.ParseStartRule(f.startRule); err != nil {
+		return o, usagef("--start-rule: %v", err)
 	}
 	switch strings.ToLower(f.fluid) {
 	case "v1", "1", "":
@@ -114,7 +121,7 @@ func newScheduler(name string, o sched.Options, t *trace.Trace) (sim.Scheduler, 
 
 // printFeedbackLines prints the feedback figures as table lines.
 func printFeedbackLines(p func(string, ...any), f *feedback.Figures) {
-	p("feedback\t%s users, sessions %s, %s reduction; %d jobs rejected", f.Users, f.Sessions, f.Reduction, f.Rejected)
+	p("feedback\t%s users, sessions %s, %s reduction%s; %d jobs rejected", f.Users, f.Sessions, f.Reduction, startRuleText(f), f.Rejected)
 	l := &f.Lateness
 	p("lateness\tmean %.2f days, relative %.3f, additional %.2f s", l.Mean/86400, l.Relative, l.Additional)
 	a := &f.Activity
@@ -122,6 +129,22 @@ func printFeedbackLines(p func(string, ...any), f *feedback.Figures) {
 		a.Length.P50/86400, a.RecordedLength.P50/86400, a.Throughput, a.RecordedThroughput)
 	p("weekly cycle\t%.1f%% of submissions on weekdays 8-18h (recorded %.1f%%); distance %.3f",
 		100*f.DayShare, 100*f.RecordedDayShare, f.CycleDistance)
+}
+
+// evaluateVersus compares the feedback replay with a second one under
+// another session partitioning: the distribution of each job's submit
+// time in the first minus in the second, in seconds.
+type evaluateVersus struct {
+	Sessions    string       `json:"sessions"`
+	Differences session.Dist `json:"submit_differences_s"`
+}
+
+// startRuleText names a non-default start rule of Madon's replay.
+func startRuleText(f *feedback.Figures) string {
+	if f.StartRule == "" || f.StartRule == feedback.MaxOverEdges.String() {
+		return ""
+	}
+	return ", start rule " + f.StartRule
 }
 
 // evaluateOptions are the options of `hpcwl evaluate`.
@@ -133,9 +156,14 @@ type evaluateOptions struct {
 	speed          float64
 	estimateFactor float64
 	oversize       string
+	kill           bool
 	jobsOut        string
 	json           bool
 	prefix         string
+	by             string
+	perUserOut     string
+	versus         string
+	diffOut        string
 	curveOut       string
 	curveStep      string
 	params         []string
@@ -171,6 +199,15 @@ Figs. 2 and 3): per --curve-step of simulated time (default a day), the
 submissions and terminations of the recorded log and of both runs and their
 running totals.
 
+--by user lists each user's lateness in the feedback replay (jobs, mean,
+relative and additional lateness: Madon's Figs. 4 and 5) and --per-user FILE
+writes it as a table. --versus SPEC replays with feedback a second time under
+another session partitioning (e.g. a0 against the default a60) and reports the
+distribution of the differences of each job's submit times, this replay minus
+that one (Madon's Fig. 7); --diff FILE writes them per job. --start-rule
+chooses when a session with several predecessors starts; --kill kills jobs
+at their requested time in both replays.
+
 --prefix replays only the start of the log: a bare number is the first N jobs
 by submission time (Madon's Fig. 11 reruns each experiment on growing
 prefixes to see whether the additional lateness settles), a duration with a
@@ -181,7 +218,8 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
   hpcwl evaluate SDSC-SP2-1998-4.2-cln.swf.gz --speed 2 --users fluid --json
   hpcwl evaluate builtin:KTH-SP2 --jobs kth-perf2.csv
   hpcwl evaluate builtin:KTH-SP2 --curve kth-perf2-curve.csv
-  hpcwl evaluate builtin:KTH-SP2 --prefix 10000 --json`,
+  hpcwl evaluate builtin:KTH-SP2 --prefix 10000 --json
+  hpcwl evaluate builtin:KTH-SP2 --sessions a60 --versus a0 --by user`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runEvaluate(cmd.Context(), opts, args[0], stdout, stderr)
@@ -197,9 +235,14 @@ unit (90d, 26w) the jobs submitted that long after the first one.` + exitStatusH
 	f.Float64Var(&opts.estimateFactor, "estimate-factor", 0, "multiply predictions for planning (EASY with doubled estimates: 2)")
 	positiveFlags(cmd, "procs-factor", "speed", "estimate-factor")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop (counted and reported), error, clamp")
+	f.BoolVar(&opts.kill, "kill", false, "kill jobs at their requested time, in both replays (default: let them finish)")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
 	f.StringVar(&opts.prefix, "prefix", "", "replay only the first `N|DURATION` of the log: N jobs by submission time, or a duration such as 90d")
+	f.StringVar(&opts.by, "by", "", "also list the feedback replay's lateness per user (Madon's Figs. 4-5): user")
+	f.StringVar(&opts.perUserOut, "per-user", "", "write each user's mean, relative and additional lateness (CSV, or Parquet for a .parquet name) to `FILE`")
+	f.StringVar(&opts.versus, "versus", "", "also replay with feedback under this session partitioning (e.g. a0) and report the distribution of submit-time differences, feedback minus this one (Madon's Fig. 7)")
+	f.StringVar(&opts.diffOut, "diff", "", "with --versus: write each job's two submit times and their difference (CSV) to `FILE`")
 	f.StringVar(&opts.curveOut, "curve", "", "write the submission and termination curves (CSV, or Parquet for a .parquet name) to `FILE`")
 	f.StringVar(&opts.curveStep, "curve-step", "1d", "time step of the --curve lines, with a unit (1h, 1d, 1w)")
 	return cmd
@@ -219,11 +262,23 @@ type evaluateReport struct {
 	TraceProcs      int               `json:"trace_procs"`
 	ProcsFactor     float64           `json:"procs_factor"`
 	Speed           float64           `json:"speed"`
+	Kill            bool              `json:"kill_at_requested_time"`
 	// Prefix is set when only the start of the log was replayed.
 	Prefix   *evaluatePrefix `json:"prefix,omitempty"`
 	Recorded feedback.Column `json:"recorded"`
 	Rigid    feedback.Column `json:"rigid"`
 	Feedback feedback.Column `json:"feedback"`
+	// PerUser lists the feedback replay's lateness per user (with --by
+	// user).
+	PerUser []feedback.UserLateness `json:"per_user_lateness,omitempty"`
+	// Versus is the comparison with a second feedback replay (--versus).
+	Versus *evaluateVersus `json:"versus,omitempty"`
+	// Steady holds the steady-state checks of the rigid and the feedback
+	// run.
+	Steady struct {
+		Rigid    *steady.Report `json:"rigid"`
+		Feedback *steady.Report `json:"feedback"`
+	} `json:"steady_state"`
 }
 
 func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout, stderr io.Writer) error {
@@ -251,7 +306,20 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	if err != nil || step <= 0 {
 		return usagef("--curve-step %q: use a duration with a unit such as 1h, 1d or 1w", opts.curveStep)
 	}
-	outs := []output{{"--curve", opts.curveOut}, {"--jobs", opts.jobsOut}}
+	if opts.by != "" && opts.by != "user" {
+		return usagef("unknown --by %q; valid: user", opts.by)
+	}
+	var vo feedback.Options
+	if opts.versus != "" {
+		vo = fo
+		if vo.Sessions, err = session.ParseSpec(opts.versus); err != nil {
+			return usagef("--versus: %v", err)
+		}
+		vo.SessionsSet = true
+	} else if opts.diffOut != "" {
+		return usagef("--diff needs --versus SPEC")
+	}
+	outs := []output{{"--curve", opts.curveOut}, {"--jobs", opts.jobsOut}, {"--per-user", opts.perUserOut}, {"--diff", opts.diffOut}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
 	}
@@ -269,7 +337,7 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 	so := sim.Options{PrepareOptions: sim.PrepareOptions{
 		Machine:  sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
 		Oversize: over,
-	}}
+	}, Kill: opts.kill}
 	var runs [2]*feedback.Run
 	for k := range runs {
 		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params}, t)
@@ -305,6 +373,53 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 		return err
 	}
 	rep.Prefix = prefix
+	lateness := feedback.PerUserLateness(t, runs[1].Source.Submitted())
+	if opts.by == "user" {
+		rep.PerUser = lateness
+	}
+	var versus *feedback.Run
+	if opts.versus != "" {
+		s, err := newScheduler(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params}, t)
+		if err != nil {
+			return err
+		}
+		versus, err = feedback.Simulate(ctx, t, s, so, vo)
+		if c, ok := s.(io.Closer); ok {
+			c.Close() // ends an external scheduler's process
+		}
+		if err != nil {
+			return fmt.Errorf("--versus %s: %w", opts.versus, err)
+		}
+		var d session.Dist
+		_, d = feedback.SubmitDifferences(runs[1].Source.Submitted(), versus.Source.Submitted())
+		rep.Versus = &evaluateVersus{Sessions: vo.Sessions.String(), Differences: d}
+	}
+	if opts.perUserOut != "" {
+		if err := writeTableOutput(opts.perUserOut, "evaluate per-user lateness csv", stdout, func(w io.Writer) error {
+			if isParquetName(opts.perUserOut) {
+				return writeParquetTable(w, lateness, rep.provenance())
+			}
+			return writePerUserCSV(w, lateness)
+		}); err != nil {
+			return err
+		}
+	}
+	if opts.diffOut != "" {
+		if err := writeTableOutput(opts.diffOut, "evaluate submit differences csv", stdout, func(w io.Writer) error {
+			return writeDiffCSV(w, t, runs[1].Source.Submitted(), versus.Source.Submitted())
+		}); err != nil {
+			return err
+		}
+	}
+	rep.Steady.Rigid, rep.Steady.Feedback = steady.Analyze(runs[0].Result), steady.Analyze(runs[1].Result)
+	for _, st := range []struct {
+		name string
+		r    *steady.Report
+	}{{"rigid replay", rep.Steady.Rigid}, {"feedback replay", rep.Steady.Feedback}} {
+		for _, w := range st.r.Warnings {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", st.name, w)
+		}
+	}
 	if opts.curveOut != "" {
 		if err := writeTableOutput(opts.curveOut, "evaluate curve csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.curveOut) {
@@ -365,7 +480,7 @@ func evaluateReportOf(t *trace.Trace, runs [2]*feedback.Run, o *evaluateOptions,
 	return &evaluateReport{Version: version.String(), Trace: t.Name, SHA256: t.SHA256, Jobs: t.Len(), Change: change,
 		Scheduler: schedulerLabel(o.scheduler), Procs: runs[0].Workload.Procs, TraceProcs: t.Procs,
 		SchedulerParams: schedulerParams(o.scheduler, given),
-		ProcsFactor:     o.procsFactor, Speed: runs[0].Workload.Speed,
+		ProcsFactor:     o.procsFactor, Speed: runs[0].Workload.Speed, Kill: o.kill,
 		Recorded: cmp.Recorded, Rigid: cmp.Rigid, Feedback: cmp.Feedback}, nil
 }
 
@@ -377,7 +492,10 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 		fmt.Fprintf(w, "prefix %s: the first %d of %d jobs, submitted over %.2f days\n", p.Spec, r.Jobs, p.LogJobs, p.SpanDays)
 	}
 	fmt.Fprintf(w, "machine %d processors (recorded %d), node speed %v, scheduler %s\n", r.Procs, r.TraceProcs, r.Speed, r.Scheduler)
-	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction\n", fb.Users, fb.Sessions, fb.Reduction)
+	fmt.Fprintf(w, "feedback: %s users, sessions %s, %s reduction%s\n", fb.Users, fb.Sessions, fb.Reduction, startRuleText(fb))
+	if r.Kill {
+		fmt.Fprintf(w, "jobs killed at their requested time\n")
+	}
 	switch {
 	case r.Recorded.Metrics == nil:
 		fmt.Fprintf(w, "recorded: the log records no schedule (no job has a known wait, runtime and processor count): n/a\n")
@@ -441,7 +559,102 @@ func printEvaluate(w io.Writer, r *evaluateReport) error {
 		return num(100*fb.RecordedDayShare, 1) + "%"
 	})
 	row("weekly cycle distance to recorded", lat(func(*feedback.Lateness) string { return num(fb.CycleDistance, 3) }, "0.000"))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	printEvaluateCI(w, cols)
+	if v := r.Versus; v != nil {
+		d := v.Differences
+		fmt.Fprintf(w, "\nsubmit time, feedback %s minus feedback %s, over %d jobs: mean %s, p10 %s, median %s, p90 %s, max %s; min %s\n",
+			fb.Sessions, v.Sessions, d.N, signedDuration(d.Mean), signedDuration(d.P10), signedDuration(d.P50), signedDuration(d.P90),
+			signedDuration(d.Max), signedDuration(d.Min))
+	}
+	if len(r.PerUser) == 0 {
+		return nil
+	}
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "\nuser\tjobs\tmean lateness (days)\trelative lateness\tadditional lateness (s)\t\n")
+	nan := func(x float64, prec int) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return num(x, prec)
+	}
+	for _, u := range r.PerUser {
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t\n", u.User, u.Jobs, days(u.Mean), nan(u.Relative, 3), nan(u.Additional, 2))
+	}
 	return tw.Flush()
+}
+
+// printEvaluateCI prints the 95% confidence intervals of each column's
+// mean wait and bounded slowdown (batch means), below the table so that
+// its columns keep their widths.
+func printEvaluateCI(w io.Writer, cols []*feedback.Column) {
+	names := []string{"recorded", "rigid", "feedback"}
+	for _, m := range []struct {
+		name string
+		pick func(*metrics.Intervals) *metrics.Interval
+		f    func(float64) string
+	}{
+		{"wait mean", func(i *metrics.Intervals) *metrics.Interval { return &i.Wait }, durationText},
+		{"bounded slowdown mean", func(i *metrics.Intervals) *metrics.Interval { return &i.BoundedSlowdown },
+			func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }},
+	} {
+		var parts []string
+		for k, c := range cols {
+			v := "n/a"
+			if c.Metrics != nil && c.Metrics.CI != nil {
+				if iv := m.pick(c.Metrics.CI); iv.Note == "" {
+					v = m.f(iv.Low) + " .. " + m.f(iv.High)
+				} else {
+					v = "n/a (run too short for its autocorrelation)"
+				}
+			}
+			parts = append(parts, names[k]+" "+v)
+		}
+		fmt.Fprintf(w, "%s, 95%% CI (batch means): %s\n", m.name, strings.Join(parts, "; "))
+	}
+}
+
+// signedDuration is durationText with a sign for negative values.
+func signedDuration(s float64) string {
+	if s < 0 {
+		return "-" + durationText(-s)
+	}
+	return durationText(s)
+}
+
+// writePerUserCSV writes one line per user (see feedback.UserLateness);
+// undefined figures are empty.
+func writePerUserCSV(w io.Writer, ls []feedback.UserLateness) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("user,jobs,mean_lateness_s,relative_lateness,additional_lateness_s\n")
+	f := func(x float64) string {
+		if math.IsNaN(x) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', 10, 64)
+	}
+	for _, l := range ls {
+		fmt.Fprintf(bw, "%d,%d,%s,%s,%s\n", l.User, l.Jobs, f(l.Mean), f(l.Relative), f(l.Additional))
+	}
+	return bw.Flush()
+}
+
+// writeDiffCSV writes each job's submit time in two feedback replays and
+// their difference (empty when either did not submit it).
+func writeDiffCSV(w io.Writer, t *trace.Trace, a, b []sim.Time) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("job_id,user,recorded_submit,submit,versus_submit,difference\n")
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		d := ""
+		if a[i] >= 0 && b[i] >= 0 {
+			d = strconv.FormatInt(int64(a[i]-b[i]), 10)
+		}
+		fmt.Fprintf(bw, "%d,%d,%d,%d,%d,%s\n", j.ID, j.User, j.Submit, a[i], b[i], d)
+	}
+	return bw.Flush()
 }
 
 // evaluateJob is one row of `evaluate --jobs`: a job's recorded, rigid and

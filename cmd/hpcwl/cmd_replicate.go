@@ -64,8 +64,10 @@ and the original's percentile rank among the variants.
 Metrics are measured over the generated period: throughput is the number of
 jobs completed in it, utilization the busy processor-time over the machine's,
 wait, response and (bounded) slowdown the means over the jobs submitted in it.
-Rare-behaviour jobs are left out. The original log is replayed conventionally
-and measured over its own period. Variants the saturation detector flags
+Rare-behaviour jobs are left out. The original log is replayed at its recorded
+times (with --feedback: through the variants' feedback model, so that both are
+simulated alike) and measured over its own period; --no-original leaves it
+out of the table and of --runs and --csv. Variants the saturation detector flags
 (outstanding jobs growing by a job a week or more) are counted and left out of
 the distributions; a saturated original is marked "(sat.)" and warned of.
 
@@ -379,7 +381,9 @@ func writeRunsCSV(w io.Writer, r *replicate.Result) error {
 		}
 		_ = cw.Write(append(rec, strconv.FormatBool(m.Saturated), strconv.FormatFloat(m.Slope, 'g', 6, 64)))
 	}
-	row("original", &r.Original)
+	if r.Original != nil { // --no-original: no row
+		row("original", r.Original)
+	}
 	for i := range r.Variants {
 		row(strconv.Itoa(i), &r.Variants[i])
 	}
@@ -397,6 +401,9 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 	if r.LeftOut+r.OriginalDropped > 0 {
 		fmt.Fprintf(w, "left out: %d jobs of the log from the variants (without user, runtime, processors or submit time, or partial), "+
 			"%d from the original's replay (without runtime, processors or submit time, or too wide)\n", r.LeftOut, r.OriginalDropped)
+	}
+	if r.OriginalReplay != "" {
+		fmt.Fprintf(w, "original: replayed %s\n", map[bool]string{true: "at its recorded times", false: "with " + r.OriginalReplay + ", as the variants"}[r.OriginalReplay == "rigid"])
 	}
 	for _, s := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", s)
@@ -418,7 +425,7 @@ func printReplicate(w io.Writer, r *replicateReport) error {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	saturated := ""
-	if r.Original.Saturated {
+	if r.Original != nil && r.Original.Saturated {
 		saturated = " (sat.)"
 	}
 	for _, d := range r.Summary {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -68,5 +69,57 @@ func TestFixed5(t *testing.T) {
 		if got := fixed5(c.x); got != c.want {
 			t.Errorf("fixed5(%v) = %q, want %q", c.x, got, c.want)
 		}
+	}
+}
+
+// TestReplicateOriginalRow: --no-original leaves the original's row out of
+// --runs (CSV and Parquet); under --feedback the original is replayed with
+// the variants' feedback model, so its figures differ from a rigid replay.
+func TestReplicateOriginalRow(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"replicate", "builtin:KTH-SP2", "--variants", "2", "--duration", "10w", "--workers", "1"}
+	for _, f := range []string{"runs.csv", "runs.parquet"} {
+		out := filepath.Join(dir, f)
+		if code, _, e := runCLI(t, append(base, "--no-original", "--runs", out)...); code != 0 {
+			t.Fatalf("exit %d: %s", code, e)
+		}
+		var ids []string
+		if strings.HasSuffix(f, ".parquet") {
+			for _, r := range readTable[replicateRun](t, out) {
+				ids = append(ids, r.Variant)
+			}
+		} else {
+			for _, l := range csvLines(t, out)[1:] {
+				id, _, _ := strings.Cut(l, ",")
+				ids = append(ids, id)
+			}
+		}
+		if !reflect.DeepEqual(ids, []string{"0", "1"}) {
+			t.Errorf("%s: --no-original: rows %v, want 0 and 1", f, ids)
+		}
+	}
+	var orig [2]float64
+	for k, extra := range [][]string{nil, {"--feedback"}} {
+		code, out, e := runCLI(t, append(append(base, "--json"), extra...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, e)
+		}
+		var r struct {
+			Original *struct {
+				Wait float64 `json:"wait"`
+			} `json:"original"`
+			Replay string `json:"original_replay"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"rigid", "feedback (fluid users)"}[k]
+		if r.Original == nil || r.Replay != want {
+			t.Fatalf("%v: original %v replayed %q, want %q", extra, r.Original, r.Replay, want)
+		}
+		orig[k] = r.Original.Wait
+	}
+	if orig[0] == orig[1] {
+		t.Errorf("the original's mean wait is %v with and without feedback", orig[0])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/hpcwl/hpcwl/internal/version"
@@ -23,6 +24,9 @@ type sessionsOptions struct {
 	reduction string
 	perUser   bool
 	swfOut    string
+	graphOut  string
+	graphUser []int
+	graphOf   string
 	json      bool
 }
 
@@ -57,12 +61,21 @@ transitive reduction by default (--reduction full keeps all).
 the first job of a batch that depends on earlier work names the job whose end
 released it and the think time from that end.
 
+--graph writes the session graph (or, with --graph-of batches, the batch
+graph) as JSON (FILE.json: nodes with user, job count, first and last submit
+and end; edges with think times, -1 for the root) or in Graphviz's DOT
+(FILE.dot or FILE.gv: a cluster per user, edges labelled with think times;
+render with dot -Tsvg). --graph-user keeps one user's graph (repeatable);
+by default the whole log's.
+
 Durations take a unit: 90s, 20m, 1h, 1h30m, 2d.` + exitStatusHelp,
 		Example: `  hpcwl sessions builtin:KTH-SP2
   hpcwl sessions builtin:KTH-SP2 --method arrival --threshold 60m --json
   hpcwl sessions builtin:KTH-SP2 --method interarrival --threshold 0
   hpcwl sessions SDSC-BLUE-2000-4.2-cln.swf.gz --method max+cut --threshold 20m --cut 2h
-  hpcwl sessions builtin:KTH-SP2 --swf kth-deps.swf`,
+  hpcwl sessions builtin:KTH-SP2 --swf kth-deps.swf
+  hpcwl sessions builtin:KTH-SP2 --method interarrival --graph kth-user3.dot --graph-user 3
+  hpcwl sessions builtin:KTH-SP2 --method interarrival --graph kth-sessions.json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runSessions(cmd.Context(), opts, args[0], stdout, stderr)
@@ -76,6 +89,9 @@ Durations take a unit: 90s, 20m, 1h, 1h30m, 2d.` + exitStatusHelp,
 	f.StringVar(&opts.reduction, "reduction", "transitive", "dependency edges kept: transitive, full, recent")
 	f.BoolVar(&opts.perUser, "per-user", false, "also list every user's sessions, longest path and arity")
 	f.StringVar(&opts.swfOut, "swf", "", "write the log with fields 17-18 (preceding job, think time) to `FILE` (Parquet if it ends in .parquet)")
+	f.StringVar(&opts.graphOut, "graph", "", "write the dependency graph to `FILE`: JSON (.json) or Graphviz DOT (.dot, .gv)")
+	f.IntSliceVar(&opts.graphUser, "graph-user", nil, "--graph: only this user's graph (repeatable; default every user)")
+	f.StringVar(&opts.graphOf, "graph-of", "sessions", "--graph: the graph of sessions (Madon) or batches (Zakay)")
 	f.BoolVar(&opts.json, "json", false, "print the statistics as JSON")
 	return cmd
 }
@@ -121,8 +137,12 @@ func sessionOptionsFromFlags(method, threshold, cut string) (session.Options, er
 }
 
 func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, stderr io.Writer) error {
-	outs := []output{{"--swf", opts.swfOut}}
+	outs := []output{{"--swf", opts.swfOut}, {"--graph", opts.graphOut}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
+		return err
+	}
+	dot, err := graphFormat(opts)
+	if err != nil {
 		return err
 	}
 	so, err := sessionOptionsFromFlags(opts.method, opts.threshold, opts.cut)
@@ -157,11 +177,63 @@ func runSessions(_ context.Context, opts sessionsOptions, name string, stdout, s
 			return err
 		}
 	}
+	if opts.graphOut != "" {
+		if err := writeGraph(opts, dot, sg, bg, t.Name, t.SHA256, stdout); err != nil {
+			return err
+		}
+	}
 	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
 		return writeJSON(sw, rep)
 	}
 	return printSessions(sw, &rep)
+}
+
+// graphFormat checks the --graph options and says whether the graph goes
+// out as DOT (else JSON).
+func graphFormat(opts sessionsOptions) (dot bool, err error) {
+	if opts.graphOut == "" {
+		if len(opts.graphUser) > 0 || opts.graphOf != "sessions" {
+			return false, usagef("--graph-user and --graph-of need --graph FILE")
+		}
+		return false, nil
+	}
+	if opts.graphOf != "sessions" && opts.graphOf != "batches" {
+		return false, usagef("unknown --graph-of %q; valid: sessions, batches", opts.graphOf)
+	}
+	lower := strings.ToLower(opts.graphOut)
+	switch {
+	case strings.HasSuffix(lower, ".json"):
+		return false, nil
+	case strings.HasSuffix(lower, ".dot"), strings.HasSuffix(lower, ".gv"):
+		return true, nil
+	}
+	return false, usagef("--graph %s: name a .json or .dot (.gv) file", opts.graphOut)
+}
+
+// writeGraph writes the session or batch graph of the chosen users, with
+// the provenance in the JSON's "source" or in DOT comments.
+func writeGraph(opts sessionsOptions, dot bool, sg, bg *session.Graph, name, sha string, stdout io.Writer) error {
+	g := sg
+	if opts.graphOf == "batches" {
+		g = bg
+	}
+	users := make([]int32, len(opts.graphUser))
+	for i, u := range opts.graphUser {
+		users[i] = int32(u)
+	}
+	if len(users) > 0 {
+		if e := g.Export(users); len(e.Node) == 0 {
+			return fmt.Errorf("%s: no user %v in the log; nothing written to %s", name, opts.graphUser, opts.graphOut)
+		}
+	}
+	meta := map[string]string{"hpcwl_version": version.String(), "command": commandLine(), "trace": name, "sha256": sha}
+	return writeOutput(opts.graphOut, stdout, func(w io.Writer) error {
+		if dot {
+			return g.WriteDOT(w, users, []string{"hpcwl " + version.String(), commandLine(), "input " + name + " " + sha})
+		}
+		return g.WriteJSON(w, users, meta)
+	})
 }
 
 // annotated returns t with SWF fields 17 and 18 from the batch graph g.

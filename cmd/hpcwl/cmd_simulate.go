@@ -27,6 +27,7 @@ import (
 	"github.com/hpcwl/hpcwl/predict"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/steady"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/spf13/cobra"
 )
@@ -51,6 +52,10 @@ type simulateOptions struct {
 	tau             string
 	warmUp          string
 	coolDown        string
+	warmUpJobs      int
+	coolDownJobs    int
+	ciLevel         float64
+	outstandingOut  string
 	jobsOut         string
 	swfOut          string
 	cycleOut        string
@@ -140,6 +145,10 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	positiveFlags(cmd, "tau", "estimate-factor", "speed", "procs-factor")
 	f.StringVar(&opts.warmUp, "warmup", "0", "leave out jobs submitted this long after the first (e.g. 1w, 24h)")
 	f.StringVar(&opts.coolDown, "cooldown", "0", "leave out jobs submitted this long before the last")
+	f.IntVar(&opts.warmUpJobs, "warmup-jobs", 0, "leave out the first N jobs by submit time")
+	f.IntVar(&opts.coolDownJobs, "cooldown-jobs", 0, "leave out the last N jobs by submit time")
+	f.Float64Var(&opts.ciLevel, "ci-level", 0.95, "confidence level of the intervals of the mean wait and slowdowns (batch means); 0 for none")
+	f.StringVar(&opts.outstandingOut, "outstanding", "", "write the weekly numbers of outstanding and waiting jobs, the saturation detector's input (CSV; Parquet if it ends in .parquet), to `FILE`")
 	f.StringVar(&opts.jobsOut, "jobs", "", "write per-job results as Batsim jobs.csv to `FILE` (Parquet if it ends in .parquet)")
 	f.StringVar(&opts.swfOut, "swf", "", "write the simulated schedule as a log to `FILE`: simulated submit (with feedback), wait and run times (Parquet if it ends in .parquet)")
 	f.StringVar(&opts.cycleOut, "cycle", "", "write the weekly cycle of recorded and simulated submissions (CSV, 168 hourly rows; Parquet if it ends in .parquet) to `FILE`")
@@ -200,6 +209,9 @@ type simulateParams struct {
 	Tau             int64             `json:"tau"`
 	WarmUp          int64             `json:"warmup"`
 	CoolDown        int64             `json:"cooldown"`
+	WarmUpJobs      int               `json:"warmup_jobs"`
+	CoolDownJobs    int               `json:"cooldown_jobs"`
+	CILevel         float64           `json:"ci_level"`
 }
 
 // simulateInput describes the input log and what became of its jobs.
@@ -228,6 +240,9 @@ type simulateReport struct {
 	// Baseline and Gains compare the run with --baseline.
 	Baseline string        `json:"baseline,omitempty"`
 	Gains    *metrics.Gain `json:"gains,omitempty"`
+	// Steady is the steady-state check of the run: offered load,
+	// saturation, warm-up and drain.
+	Steady *steady.Report `json:"steady_state"`
 	// Platform describes the partitions simulated separately.
 	Platform *platformReport `json:"platform,omitempty"`
 }
@@ -248,13 +263,16 @@ type simulateRun struct {
 }
 
 func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout, stderr io.Writer) error {
-	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}, {"--cycle", opts.cycleOut}}
+	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}, {"--cycle", opts.cycleOut}, {"--outstanding", opts.outstandingOut}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
 	}
 	run, err := simulate(ctx, opts, name)
 	if err != nil {
 		return err
+	}
+	for _, w := range run.report.Steady.Warnings {
+		fmt.Fprintf(stderr, "warning: %s: %s\n", name, w)
 	}
 	if opts.baseline != "" {
 		bopts := opts
@@ -296,6 +314,16 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 				return writeParquetTable(w, weeklyCycle(run), run.provenance())
 			}
 			return writeCycleCSV(w, run)
+		}); err != nil {
+			return err
+		}
+	}
+	if opts.outstandingOut != "" {
+		if err := writeTableOutput(opts.outstandingOut, "weekly outstanding jobs csv", stdout, func(w io.Writer) error {
+			if isParquetName(opts.outstandingOut) {
+				return writeParquetTable(w, run.report.Steady.Weeks, run.provenance())
+			}
+			return writeWeeksCSV(w, run.report.Steady.Weeks)
 		}); err != nil {
 			return err
 		}
@@ -375,6 +403,12 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if opts.by != "" && opts.by != "user" && opts.by != "month" {
 		return nil, usagef("unknown --by %q; valid: user, month", opts.by)
 	}
+	if opts.warmUpJobs < 0 || opts.coolDownJobs < 0 {
+		return nil, usagef("--warmup-jobs and --cooldown-jobs must be 0 or more, got %d and %d", opts.warmUpJobs, opts.coolDownJobs)
+	}
+	if !(opts.ciLevel >= 0 && opts.ciLevel < 1) {
+		return nil, usagef("--ci-level %v: give a level between 0 and 1 (e.g. 0.95), or 0 for no intervals", opts.ciLevel)
+	}
 	t, err := opts.trace.load(name)
 	if err != nil {
 		return nil, err
@@ -442,6 +476,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
 	}
 	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
+		WarmUpJobs: opts.warmUpJobs, CoolDownJobs: opts.coolDownJobs, CILevel: opts.ciLevel,
 		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""}) // breakdowns only where shown or needed
 	if err != nil {
 		return nil, usageError{err}
@@ -465,9 +500,11 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			MissPolicy: pred.MissPolicy().String(), EstimateFactor: ef, Kill: opts.kill, PassEveryEvent: opts.everyEvent, MissingEstimate: fill.String(),
 			ProcsField: field.String(), Semantics: sem.String(),
 			Oversize: over.String(), Tau: int64(m.Tau), WarmUp: int64(secs[1]), CoolDown: int64(secs[2]),
+			WarmUpJobs: opts.warmUpJobs, CoolDownJobs: opts.coolDownJobs, CILevel: opts.ciLevel,
 		},
 		Metrics: m,
 		Events:  res.Events,
+		Steady:  steady.Analyze(res),
 	}
 	if placement != nil {
 		rep.Platform = &platformReport{Source: plat.Source, Placement: placement}
@@ -548,20 +585,42 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 		p("measured\t%d jobs (%d left out by warm-up/cool-down)", m.Jobs, m.Excluded)
 	}
 	p("")
-	p("\tmean\tmedian\tp95\tmax")
-	row := func(name string, s metrics.Stat, secs bool) {
+	ciHead := ""
+	if m.CI != nil {
+		ciHead = fmt.Sprintf("\t%g%% CI of mean", 100*par.CILevel)
+	}
+	p("\tmean%s\tmedian\tp95\tmax", ciHead)
+	row := func(name string, s metrics.Stat, ci *metrics.Interval, secs bool) {
 		f := func(x float64) string {
 			if secs {
 				return durationText(x)
 			}
 			return strconv.FormatFloat(x, 'f', 2, 64)
 		}
-		p("%s\t%s\t%s\t%s\t%s", name, f(s.Mean), f(s.Median), f(s.P95), f(s.Max))
+		c := ""
+		switch {
+		case m.CI == nil:
+		case ci == nil:
+			c = "\t-"
+		case ci.Note != "":
+			c = "\tn/a (run too short)"
+		default:
+			c = "\t" + f(ci.Low) + " .. " + f(ci.High)
+		}
+		p("%s\t%s%s\t%s\t%s\t%s", name, f(s.Mean), c, f(s.Median), f(s.P95), f(s.Max))
 	}
-	row("wait", m.Wait, true)
-	row("response", m.Response, true)
-	row("slowdown", m.Slowdown, false)
-	row(fmt.Sprintf("bounded slowdown (%ds)", m.Tau), m.BoundedSlowdown, false)
+	var ciw, cis, cib *metrics.Interval
+	if m.CI != nil {
+		ciw, cis, cib = &m.CI.Wait, &m.CI.Slowdown, &m.CI.BoundedSlowdown
+	}
+	row("wait", m.Wait, ciw, true)
+	row("response", m.Response, nil, true)
+	row("slowdown", m.Slowdown, cis, false)
+	row(fmt.Sprintf("bounded slowdown (%ds)", m.Tau), m.BoundedSlowdown, cib, false)
+	if m.CI != nil {
+		w := &m.CI.Wait
+		p("\t(intervals by batch means: waits in batches of %d jobs, %d batches, autocorrelation time %.1f jobs; median: the lower median)", w.BatchSize, w.Batches, w.Tau)
+	}
 	if m.ZeroRuntime > 0 {
 		p("\t(%d jobs of zero runtime: slowdown max(1, wait/1 s))", m.ZeroRuntime)
 	}
@@ -668,6 +727,9 @@ func simulatedTrace(run *simulateRun) *trace.Trace {
 		what = "submit times (feedback), wait times and runtimes"
 		replay = fmt.Sprintf(" --replay feedback --users %s --sessions %s --reduction %s --fluid %s --seed %d",
 			f.Users, f.Sessions, f.Reduction, run.fluid, f.Seed)
+		if f.StartRule != "" {
+			replay += " --start-rule " + f.StartRule
+		}
 	}
 	var sp strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(par.SchedulerParams)) {
@@ -731,6 +793,18 @@ func schedulerLabel(name string) string {
 		return name
 	}
 	return strings.ToLower(name)
+}
+
+// writeWeeksCSV writes the weekly numbers of outstanding and waiting jobs
+// of a run (see steady.WeekCount).
+func writeWeeksCSV(w io.Writer, weeks []steady.WeekCount) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"week", "start", "outstanding", "waiting"})
+	for _, k := range weeks {
+		cw.Write([]string{strconv.Itoa(k.Week), strconv.FormatInt(k.Start, 10), strconv.FormatInt(k.Outstanding, 10), strconv.FormatInt(k.Waiting, 10)})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // schedulerParams returns every declared parameter of the named policy:

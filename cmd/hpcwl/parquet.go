@@ -46,7 +46,10 @@ func replicateRuns(r *replicate.Result) []replicateRun {
 			Response: m.Response, Slowdown: m.Slowdown, BoundedSlowdown: m.BoundedSlowdown, Jobs: int64(m.Jobs),
 			Saturated: m.Saturated, SaturationSlope: m.Slope}
 	}
-	rows := []replicateRun{row("original", &r.Original)}
+	var rows []replicateRun
+	if r.Original != nil { // --no-original: no row
+		rows = append(rows, row("original", r.Original))
+	}
 	for i := range r.Variants {
 		rows = append(rows, row(strconv.Itoa(i), &r.Variants[i]))
 	}

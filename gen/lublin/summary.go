@@ -81,13 +81,13 @@ func Summarize(jobs []swf.Job, procs int, startHour float64) Statistics {
 	s.FracPow2 = float64(pow2) / n
 	s.FracBatch = float64(batch) / n
 	s.MeanProcs = stat.Mean(nodes, nil)
-	s.MedianProcs = stats.Quantile(nodes, 0.5)
+	s.MedianProcs = stats.Median(nodes)
 	s.MeanRuntime = stat.Mean(rt, nil)
-	s.MedianRuntime = stats.Quantile(rt, 0.5)
+	s.MedianRuntime = stats.Median(rt)
 	s.MeanLogRuntime = stat.Mean(lrt, nil)
 	if len(ia) > 0 {
 		s.MeanInterarrival = stat.Mean(ia, nil)
-		s.MedianInterarrival = stats.Quantile(ia, 0.5)
+		s.MedianInterarrival = stats.Median(ia)
 	}
 	s.SpanDays = float64(last-first) / 86400
 	s.Corr = stat.Correlation(nodes, rt, nil)
