@@ -79,6 +79,9 @@ func TestHelpExamples(t *testing.T) {
 	}
 	for _, ex := range examples {
 		t.Run(ex, func(t *testing.T) {
+			if strings.Contains(ex, "--executor slurm") {
+				t.Skip("needs a Slurm cluster: scripts/slurm-sweep-check runs a sweep through one")
+			}
 			if strings.Contains(ex, "exec:") && pyErr != nil && os.Getenv("HPCWL_REQUIRE_PYTHON") != "1" {
 				t.Skip("python3 not found: the example policy was not run")
 			}
@@ -212,6 +215,11 @@ func writeExampleFixtures(t *testing.T, dir string) {
 		if err := os.WriteFile(filepath.Join(dir, name), small.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// experiment.yaml: a small sweep (one resampled variant of KTH-SP2).
+	exp := "name: example\nlogs: [builtin:KTH-SP2]\nschedulers: [fcfs, easy]\nvariants: 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
