@@ -90,7 +90,8 @@ Variant i uses the random stream (--seed, i): the results do not depend on
 the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 		Example: `  hpcwl replicate builtin:KTH-SP2 --variants 1000 --scheduler easy
   hpcwl replicate builtin:KTH-SP2 --variants 100 --scheduler fcfs --feedback --csv fcfs.csv
-  hpcwl replicate SDSC-SP2-1998-4.2-cln.swf.gz --variants 20 --feedback --scheduler ups --alpha-user 1 --json`,
+  hpcwl replicate SDSC-SP2-1998-4.2-cln.swf.gz --variants 20 --feedback --scheduler ups --alpha-user 1 --json
+  hpcwl replicate builtin:KTH-SP2 --variants 30 --scheduler fcfs,easy,conservative`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runReplicate(cmd.Context(), opts, args[0], stdout, stderr)
@@ -99,7 +100,7 @@ the number of workers. A progress bar shows on a terminal.` + exitStatusHelp,
 	opts.poolFlags.add(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.variants, "variants", 100, "number of resampled variants")
-	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", "))
+	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", ")+"; several, comma-separated, are compared pairwise on the same variants")
 	f.Float64Var(&opts.alphaUser, "alpha-user", 0.5, "UPS: weight of the user priority, 0 to 1")
 	f.StringVar(&opts.upsMetric, "ups-metric", "", "UPS: user ranking, load or recency (default: the scheduler's)")
 	f.BoolVar(&opts.feedback, "feedback", false, "simulate with feedback (TBUOS) instead of fixed arrival times")
@@ -220,65 +221,11 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
 	}
-	mk, schedName, err := opts.schedulerFactory()
+	if names := strings.Split(opts.scheduler, ","); len(names) > 1 {
+		return runReplicatePaired(ctx, opts, names, name, stdout, stderr)
+	}
+	cfg, schedName, p, err := opts.config(name, stderr)
 	if err != nil {
-		return err
-	}
-	gen, err := opts.options()
-	if err != nil {
-		return err
-	}
-	tau, err := parseSpan(opts.tau)
-	if err != nil || tau <= 0 {
-		return usagef("--tau: %v", orPositive(err, opts.tau))
-	}
-	regen, err := resample.ParseRegeneration(strings.ToLower(opts.regen))
-	if err != nil {
-		return usagef("unknown --regen %q; valid: gap, immediate", opts.regen)
-	}
-	if opts.offGap {
-		if regen != resample.RegenGap {
-			return usagef("--off-gap contradicts --regen %s", opts.regen)
-		}
-	}
-	if (opts.offGap || opts.regen != "gap") && !opts.feedback {
-		return usagef("--regen and --off-gap apply to TBUOS (--feedback) only")
-	}
-	if opts.record != "" {
-		if !opts.feedback {
-			return usagef("--record needs --feedback: a conventional variant's schedule is hpcwl resample then hpcwl simulate --swf")
-		}
-		if fi, err := os.Stat(opts.record); err != nil || !fi.IsDir() {
-			return usagef("--record %s: not an existing directory", opts.record)
-		}
-		if err := checkWritable(filepath.Join(opts.record, "variant-0000.swf")); err != nil {
-			return fmt.Errorf("--record %s: cannot write: %w", opts.record, err)
-		}
-	}
-	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
-		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
-	if opts.feedback {
-		cfg.Mode = replicate.TBUOS
-		cfg.Regen = regen
-		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
-			return err
-		}
-		if opts.record != "" {
-			cfg.RecordNote = fmt.Sprintf("simulated by hpcwl %s: replicate --feedback --scheduler %s --model %s --fluid %s --regen %s --load %v --seed %d (variant = stream)",
-				version.String(), schedName, opts.model, opts.fluid, regen, opts.load, opts.seed)
-			dir := opts.record
-			cfg.Record = func(i int, t *trace.Trace) error {
-				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), stamped(t).WriteSWF)
-			}
-		}
-	}
-	p, err := opts.pools(name)
-	if err != nil {
-		return err
-	}
-	cfg.Pools = p
-	printWarnings(stderr, p.Warnings())
-	if cfg.Procs, err = p.Trace.MachineSize(); err != nil {
 		return err
 	}
 	cfg.Progress = newBar(stderr, opts.variants, "variants")
@@ -291,7 +238,7 @@ func runReplicate(ctx context.Context, opts replicateOptions, name string, stdou
 	// inputs and seed give byte-identical reports.
 	fmt.Fprintf(stderr, "%d variants in %.1f s\n", opts.variants, time.Since(start).Seconds())
 	rep := replicateReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Scheduler: schedName,
-		Procs: cfg.Procs, Seed: gen.Seed, Workers: opts.workers, Result: res}
+		Procs: cfg.Procs, Seed: cfg.Generate.Seed, Workers: opts.workers, Result: res}
 	if opts.csvOut != "" {
 		if err := writeTableOutput(opts.csvOut, "replicate summary csv", stdout, func(w io.Writer) error {
 			if isParquetName(opts.csvOut) {
@@ -471,4 +418,170 @@ func fixed5(x float64) string {
 		digits = 0
 	}
 	return strconv.FormatFloat(x, 'f', digits, 64)
+}
+
+// config builds the replication of one scheduler (opts.scheduler) of the
+// log name; warnings about the log go to stderr when it is not nil.
+func (opts *replicateOptions) config(name string, stderr io.Writer) (replicate.Config, string, *resample.Pools, error) {
+	fail := func(err error) (replicate.Config, string, *resample.Pools, error) {
+		return replicate.Config{}, "", nil, err
+	}
+	mk, schedName, err := opts.schedulerFactory()
+	if err != nil {
+		return fail(err)
+	}
+	gen, err := opts.options()
+	if err != nil {
+		return fail(err)
+	}
+	tau, err := parseSpan(opts.tau)
+	if err != nil || tau <= 0 {
+		return fail(usagef("--tau: %v", orPositive(err, opts.tau)))
+	}
+	regen, err := resample.ParseRegeneration(strings.ToLower(opts.regen))
+	if err != nil {
+		return fail(usagef("unknown --regen %q; valid: gap, immediate", opts.regen))
+	}
+	if opts.offGap {
+		if regen != resample.RegenGap {
+			return fail(usagef("--off-gap contradicts --regen %s", opts.regen))
+		}
+	}
+	if (opts.offGap || opts.regen != "gap") && !opts.feedback {
+		return fail(usagef("--regen and --off-gap apply to TBUOS (--feedback) only"))
+	}
+	if opts.record != "" {
+		if !opts.feedback {
+			return fail(usagef("--record needs --feedback: a conventional variant's schedule is hpcwl resample then hpcwl simulate --swf"))
+		}
+		if fi, err := os.Stat(opts.record); err != nil || !fi.IsDir() {
+			return fail(usagef("--record %s: not an existing directory", opts.record))
+		}
+		if err := checkWritable(filepath.Join(opts.record, "variant-0000.swf")); err != nil {
+			return fail(fmt.Errorf("--record %s: cannot write: %w", opts.record, err))
+		}
+	}
+	cfg := replicate.Config{Scheduler: mk, Generate: gen, Variants: opts.variants, Workers: opts.workers,
+		Tau: sim.Time(tau), SkipOriginal: opts.noOriginal}
+	if opts.feedback {
+		cfg.Mode = replicate.TBUOS
+		cfg.Regen = regen
+		if cfg.Feedback, err = opts.feedbackOptions(); err != nil {
+			return fail(err)
+		}
+		if opts.record != "" {
+			cfg.RecordNote = fmt.Sprintf("simulated by hpcwl %s: replicate --feedback --scheduler %s --model %s --fluid %s --regen %s --load %v --seed %d (variant = stream)",
+				version.String(), schedName, opts.model, opts.fluid, regen, opts.load, opts.seed)
+			dir := opts.record
+			cfg.Record = func(i int, t *trace.Trace) error {
+				return atomicfile.WriteFile(filepath.Join(dir, fmt.Sprintf("variant-%04d.swf", i)), stamped(t).WriteSWF)
+			}
+		}
+	}
+	p, err := opts.pools(name)
+	if err != nil {
+		return fail(err)
+	}
+	cfg.Pools = p
+	if stderr != nil {
+		printWarnings(stderr, p.Warnings())
+	}
+	if cfg.Procs, err = p.Trace.MachineSize(); err != nil {
+		return fail(err)
+	}
+	return cfg, schedName, p, nil
+}
+
+// pairedReport is the JSON form of replicate with several schedulers.
+type pairedReport struct {
+	Version    string             `json:"hpcwl_version"`
+	Input      string             `json:"input"`
+	SHA256     string             `json:"sha256"`
+	Schedulers []*replicateReport `json:"schedulers"`
+	// Paired compares each scheduler after the first with the first.
+	Paired []pairedComparison `json:"paired"`
+}
+
+type pairedComparison struct {
+	A       string             `json:"a"`
+	B       string             `json:"b"`
+	Metrics []replicate.Paired `json:"metrics"`
+}
+
+// runReplicatePaired replicates the log under each scheduler on the same
+// variants and reports each metric's paired difference from the first.
+func runReplicatePaired(ctx context.Context, opts replicateOptions, names []string, name string, stdout, stderr io.Writer) error {
+	if opts.csvOut != "" || opts.runsOut != "" || opts.record != "" {
+		return usagef("with several schedulers replicate prints its tables (or --json); --csv, --runs and --record take one scheduler")
+	}
+	rep := pairedReport{Version: version.String(), Input: name}
+	start := time.Now()
+	for i, s := range names {
+		o := opts
+		o.scheduler = strings.TrimSpace(s)
+		var warn io.Writer
+		if i == 0 {
+			warn = stderr
+		}
+		cfg, schedName, p, err := o.config(name, warn)
+		if err != nil {
+			return err
+		}
+		cfg.Progress = newBar(stderr, opts.variants, schedName)
+		res, err := replicate.Run(ctx, cfg)
+		if err != nil {
+			return generatorError(err)
+		}
+		rep.SHA256 = p.Trace.SHA256
+		rep.Schedulers = append(rep.Schedulers, &replicateReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256,
+			Scheduler: schedName, Procs: cfg.Procs, Seed: cfg.Generate.Seed, Workers: opts.workers, Result: res})
+	}
+	fmt.Fprintf(stderr, "%d variants x %d schedulers in %.1f s\n", opts.variants, len(names), time.Since(start).Seconds())
+	first := rep.Schedulers[0]
+	for _, r := range rep.Schedulers[1:] {
+		ps, err := replicate.PairedDiffs(first.Result, r.Result)
+		if err != nil {
+			return err
+		}
+		rep.Paired = append(rep.Paired, pairedComparison{A: first.Scheduler, B: r.Scheduler, Metrics: ps})
+	}
+	if opts.json {
+		// Each scheduler's report as replicate --json writes it alone.
+		scheds := make([]any, len(rep.Schedulers))
+		for i, r := range rep.Schedulers {
+			scheds[i] = jsonSafe(*r)
+		}
+		return writeJSON(stdout, struct {
+			pairedReport
+			Schedulers []any `json:"schedulers"`
+		}{rep, scheds}) // writeJSON writes NaN (no interval) as null
+	}
+	for _, r := range rep.Schedulers {
+		if err := printReplicate(stdout, r); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+	}
+	g := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return fixed5(x)
+	}
+	for _, c := range rep.Paired {
+		fmt.Fprintf(stdout, "paired: %s - %s over the same variants (saturated in either left out); 95%% CI by Student's t\n", c.B, c.A)
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "metric\tunit\tvariants\tmean %s\tmean %s\tdifference\t95%% CI\t%s lower\t\n", c.A, c.B, c.B)
+		for _, p := range c.Metrics {
+			ci := "-"
+			if !math.IsNaN(p.CILow) {
+				ci = g(p.CILow) + ".." + g(p.CIHigh)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t\n", p.Metric, replicateUnits[p.Metric], p.N, g(p.MeanA), g(p.MeanB), g(p.Diff), ci, p.Lower)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
