@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -43,9 +44,13 @@ the processor time that the log's own schedule (submit + wait .. + runtime)
 places inside that period; it is n/a when every wait is unknown.` + exitStatusHelp,
 		Example: `  hpcwl info builtin:KTH-SP2
   hpcwl info --json CTC-SP2-1996-3.1-cln.swf.gz
-  hpcwl info --procs 430 CTC-SP2-1996-3.1-cln.swf.gz`,
-		Args: exactArgs(1, "one TRACE"),
+  hpcwl info --procs 430 CTC-SP2-1996-3.1-cln.swf.gz
+  hpcwl info builtin:KTH-SP2 SDSC-SP2-1998-4.2-cln.swf.gz CTC-SP2-1996-3.1-cln.swf.gz`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return runInfoSideBySide(cmd.Context(), opts, args, stdout, stderr)
+			}
 			return runInfo(cmd.Context(), opts, args[0], stdout, stderr)
 		}),
 	}
@@ -184,4 +189,90 @@ func num(f float64) string {
 	default:
 		return fmt.Sprintf("%.3g", f)
 	}
+}
+
+// runInfoSideBySide prints the main figures of several logs in columns
+// (or, with --json, the list of their reports).
+func runInfoSideBySide(_ context.Context, opts infoOptions, names []string, stdout, stderr io.Writer) error {
+	var reps []infoReport
+	for _, name := range names {
+		t, err := opts.trace.load(name)
+		if err != nil {
+			return err
+		}
+		if t.Len() == 0 {
+			return fmt.Errorf("%s: the log holds no jobs", name)
+		}
+		s := summary.Of(t)
+		if s.HeaderGaps.Any() {
+			fmt.Fprintf(stderr, "warning: %s: %s; loads use the %s\n", name, s.HeaderGaps.String(), s.LoadPeriod)
+		}
+		reps = append(reps, infoReport{Version: version.String(), Summary: s, Bursts: bursty.Summarize(t)})
+	}
+	if opts.json {
+		return writeJSON(stdout, reps)
+	}
+	f := func(x float64, prec int) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "n/a"
+		}
+		return strconv.FormatFloat(x, 'f', prec, 64)
+	}
+	// d formats a statistic of a distribution, n/a when no job has the value.
+	d := func(dist summary.Dist, x float64, prec int) string {
+		if dist.N == 0 {
+			return "n/a"
+		}
+		return f(x, prec)
+	}
+	rows := []struct {
+		name string
+		val  func(r infoReport) string
+	}{
+		{"log", func(r infoReport) string { return r.Name }},
+		{"jobs", func(r infoReport) string { return strconv.Itoa(r.Jobs) }},
+		{"users", func(r infoReport) string { return strconv.Itoa(r.Users) }},
+		{"days", func(r infoReport) string { return f(r.Days, 1) }},
+		{"processors", func(r infoReport) string { return strconv.Itoa(r.Procs) }},
+		{"offered load", func(r infoReport) string { return pct(float64(r.OfferedLoad)) }},
+		{"utilization", func(r infoReport) string { return pct(float64(r.Utilization)) }},
+		{"serial jobs", func(r infoReport) string { return pct(r.Serial) }},
+		{"power-of-two (parallel)", func(r infoReport) string { return pct(r.PowerOfTwo) }},
+		{"runtime median (s)", func(r infoReport) string { return d(r.Runtime, r.Runtime.Median, 0) }},
+		{"runtime mean (s)", func(r infoReport) string { return d(r.Runtime, r.Runtime.Mean, 1) }},
+		{"processors median", func(r infoReport) string { return d(r.Processors, r.Processors.Median, 0) }},
+		{"processors mean", func(r infoReport) string { return d(r.Processors, r.Processors.Mean, 2) }},
+		{"inter-arrival median (s)", func(r infoReport) string { return d(r.InterArrival, r.InterArrival.Median, 0) }},
+		{"requested time median (s)", func(r infoReport) string { return d(r.RequestedTime, r.RequestedTime.Median, 0) }},
+		{"runtime/requested median", func(r infoReport) string { return d(r.Accuracy, r.Accuracy.Median, 3) }},
+		{"jobs per day (JD)", func(r infoReport) string { return f(r.Talby.JD, 1) }},
+		{"users per 1000 jobs (UJ)", func(r infoReport) string { return f(r.Talby.UJ, 2) }},
+		{"jobs in bags of tasks", func(r infoReport) string {
+			if r.Bursts == nil {
+				return "n/a"
+			}
+			return pct(r.Bursts.FractionInBoTs)
+		}},
+		{"runtime/processors correlation", func(r infoReport) string {
+			if r.Bursts == nil {
+				return "n/a"
+			}
+			return f(float64(r.Bursts.Correlation), 4)
+		}},
+		{"spatial entropy", func(r infoReport) string {
+			if r.Bursts == nil {
+				return "n/a"
+			}
+			return f(float64(r.Bursts.SpatialNE), 4)
+		}},
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, row := range rows {
+		fmt.Fprint(tw, row.name)
+		for _, r := range reps {
+			fmt.Fprint(tw, "\t"+row.val(r))
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }

@@ -127,3 +127,33 @@ func TestReplicatePaired(t *testing.T) {
 		t.Errorf("--csv with two schedulers: exit %d, %s", code, errOut)
 	}
 }
+
+// TestInfoSideBySide checks info with several logs: one column per log,
+// the same figures as info of each log alone, n/a where a log lacks a
+// field; --json gives the list of the single reports.
+func TestInfoSideBySide(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.swf")
+	if code, _, errOut := runCLI(t, "clean", "builtin:KTH-SP2", "--end", "1996-11-01", "-o", small); code != 0 {
+		t.Fatalf("clean: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "info", "builtin:KTH-SP2", small)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.Contains(lines[0], "builtin:KTH-SP2") || !strings.Contains(lines[0], "small.swf") || !strings.HasPrefix(lines[1], "jobs") {
+		t.Fatalf("header rows:\n%s", out)
+	}
+	if f := strings.Fields(lines[1]); len(f) != 3 || f[1] != "28476" {
+		t.Errorf("jobs row %q, want 28476 and the small log's count", lines[1])
+	}
+	code, out, _ = runCLI(t, "info", "--json", "builtin:KTH-SP2", small)
+	var reps []struct {
+		Name string
+		Jobs int
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &reps) != nil || len(reps) != 2 || reps[0].Jobs != 28476 || reps[1].Jobs >= 28476 {
+		t.Errorf("--json: exit %d, %+v", code, reps)
+	}
+}
