@@ -344,6 +344,9 @@ func runEvaluate(ctx context.Context, opts evaluateOptions, name string, stdout,
 		if err != nil {
 			return err
 		}
+		if !opts.json {
+			so.Progress = newJobBar(warnOut, t.Len(), [2]string{"rigid replay", "feedback replay"}[k])
+		}
 		if k == 0 {
 			runs[k], err = feedback.Rigid(ctx, t, s, so)
 		} else {

@@ -210,6 +210,23 @@ func newBar(w io.Writer, n int, what string) replicate.Progress {
 		progressbar.OptionThrottle(100*time.Millisecond))}
 }
 
+// jobBar shows a simulation's progress, in jobs ended, as a bar.
+type jobBar struct{ bar *progressbar.ProgressBar }
+
+func (b jobBar) Report(_, ended int, _ sim.Time) { _ = b.bar.Set(ended) }
+
+// newJobBar returns a progress bar of a simulation of n jobs on w when w
+// is a terminal, else nil (no bar in pipes, files or JSON output).
+func newJobBar(w io.Writer, n int, what string) sim.Progress {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return jobBar{progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond))}
+}
+
 func runReplicate(ctx context.Context, opts replicateOptions, name string, stdout, stderr io.Writer) error {
 	if opts.variants < 1 {
 		return usagef("--variants must be at least 1, got %d", opts.variants)

@@ -437,6 +437,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		PassEveryEvent:    opts.everyEvent,
 		RecordPredictions: true,
 	}
+	if !opts.json {
+		so.Progress = newJobBar(warnOut, t.Len(), "jobs")
+	}
 	var placement *platform.Placement
 	var frun *feedback.Run
 	if plat != nil {
