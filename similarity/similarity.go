@@ -1,0 +1,403 @@
+// Package similarity measures how alike a user's jobs are as a function of
+// the number of sessions between them, the analysis with which Zakay and
+// Feitelson choose the user, not the job or the session, as the unit of
+// resampling (N. Zakay, Improved Realism and Representativeness of
+// Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
+// Hebrew University, chapter 3, section 3): the similarity of two jobs in
+// an attribute is min/max of their values; pairs of jobs of one user are
+// grouped by their session distance (0 for the same session, 1 for
+// consecutive sessions, ...). [Analyze] gives the average, median and
+// fraction of identical pairs per distance (Fig. 1) and the fraction of
+// users more similar at the shorter distance (Tables II-IV); [Randomize]
+// shuffles each user's jobs among his sessions to show that the
+// same-session similarity is not chance (section 3, Fig. 2).
+package similarity
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"github.com/hpcwl/hpcwl/session"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// Attribute is a job attribute compared.
+type Attribute int
+
+// The attributes of Zakay's Tables II-IV.
+const (
+	// Procs is the number of processors (allocated, else requested).
+	Procs Attribute = iota
+	// Estimate is the user's runtime estimate (SWF field 9), the
+	// "maximum running time".
+	Estimate
+	// Runtime is the running time (field 4).
+	Runtime
+	NumAttributes
+)
+
+var attributeNames = [NumAttributes]string{"procs", "estimate", "runtime"}
+
+// String returns procs, estimate or runtime.
+func (a Attribute) String() string {
+	if a < 0 || a >= NumAttributes {
+		return fmt.Sprintf("Attribute(%d)", int(a))
+	}
+	return attributeNames[a]
+}
+
+// value returns the job's attribute, or -1 when unknown.
+func value(j *trace.Job, a Attribute) float64 {
+	switch a {
+	case Procs:
+		return float64(j.Processors())
+	case Estimate:
+		return float64(max(j.ReqTime, -1))
+	}
+	return float64(max(j.Runtime, -1))
+}
+
+// Similar returns the similarity of two values, min/max in [0, 1]: 1 when
+// both are 0, 0 when one is. Values below 0 (unknown) must be skipped by
+// the caller.
+func Similar(a, b float64) float64 {
+	lo, hi := min(a, b), max(a, b)
+	if hi == 0 {
+		return 1
+	}
+	return lo / hi
+}
+
+// Options control [Analyze] and [Randomize].
+type Options struct {
+	// Sessions identifies the sessions; the zero value means Zakay's
+	// Arrival method with a 60-minute threshold.
+	Sessions *session.Options
+	// MaxDistance is the largest session distance measured; 0 means 10.
+	MaxDistance int
+}
+
+func (o Options) partition(t *trace.Trace) (*session.Partition, error) {
+	so := session.Default(session.Arrival)
+	if o.Sessions != nil {
+		so = *o.Sessions
+	}
+	return session.IdentifySessions(t, so)
+}
+
+// Distance summarizes the pairs of jobs at one session distance.
+type Distance struct {
+	Distance int `json:"distance"`
+	// Pairs counts the pairs compared per attribute (pairs with an
+	// unknown value are skipped).
+	Pairs [NumAttributes]int64 `json:"pairs"`
+	// Mean, Median and Identical are the average similarity, its median
+	// (to within 1e-4: from a histogram of 10,000 bins) and the fraction
+	// of pairs with equal values, per attribute.
+	Mean      [NumAttributes]float64 `json:"mean"`
+	Median    [NumAttributes]float64 `json:"median"`
+	Identical [NumAttributes]float64 `json:"identical"`
+}
+
+// Dominance is one cell group of Zakay's Tables II-IV: over the users with
+// pairs at both distances, the fractions whose average similarity is
+// larger at the shorter distance, equal, or larger at the longer one.
+type Dominance struct {
+	Attribute string  `json:"attribute"`
+	Near      int     `json:"near"`
+	Far       int     `json:"far"`
+	Users     int     `json:"users"`
+	Shorter   float64 `json:"shorter_larger"`
+	Equal     float64 `json:"equal"`
+	Longer    float64 `json:"longer_larger"`
+}
+
+// Report is the similarity analysis of one log.
+type Report struct {
+	Sessions  string      `json:"sessions"`
+	Users     int         `json:"users"`
+	Distances []Distance  `json:"distances"`
+	Dominance []Dominance `json:"dominance"`
+}
+
+const medianBins = 10000
+
+// ErrOption reports a bad option.
+var ErrOption = errors.New("similarity: bad option")
+
+// userJobs returns, for each user with an ID, the attribute values of his
+// jobs in session order and the start of each session in them.
+type userJobs struct {
+	vals   [NumAttributes][]float64
+	starts []int // starts[s] is the index of session s's first job; len = sessions + 1
+}
+
+func collect(t *trace.Trace, p *session.Partition) []userJobs {
+	var out []userJobs
+	for _, u := range p.Users {
+		if u.ID < 0 {
+			continue
+		}
+		var uj userJobs
+		for s := u.SessionLo; s < u.SessionHi; s++ {
+			uj.starts = append(uj.starts, len(uj.vals[0]))
+			for _, ix := range p.Jobs(int(s)) {
+				for a := range NumAttributes {
+					uj.vals[a] = append(uj.vals[a], value(&t.Jobs[ix], a))
+				}
+			}
+		}
+		uj.starts = append(uj.starts, len(uj.vals[0]))
+		out = append(out, uj)
+	}
+	return out
+}
+
+// acc accumulates the similarities of pairs.
+type acc struct {
+	n, same int64
+	sum     float64
+	hist    []int64
+}
+
+func (c *acc) add(r float64) {
+	c.n++
+	c.sum += r
+	if r == 1 {
+		c.same++
+	}
+	if c.hist != nil {
+		c.hist[min(int(r*medianBins), medianBins-1)]++
+	}
+}
+
+func (c *acc) median() float64 {
+	if c.n == 0 {
+		return math.NaN()
+	}
+	half, run := (c.n+1)/2, int64(0)
+	for b, k := range c.hist {
+		run += k
+		if run >= half {
+			return (float64(b) + 0.5) / medianBins
+		}
+	}
+	return 1
+}
+
+// pairs adds to c the similarities of attribute a between the jobs of
+// sessions s and s+d of user u (distinct jobs of s when d = 0).
+func (u *userJobs) pairs(a Attribute, s, d int, c *acc) {
+	v := u.vals[a]
+	x := v[u.starts[s]:u.starts[s+1]]
+	y := v[u.starts[s+d]:u.starts[s+d+1]]
+	for i, p := range x {
+		if p < 0 {
+			continue
+		}
+		lo := 0
+		if d == 0 {
+			lo = i + 1
+		}
+		for _, q := range y[lo:] {
+			if q >= 0 {
+				c.add(Similar(p, q))
+			}
+		}
+	}
+}
+
+// Analyze measures the similarity of t's jobs by session distance.
+func Analyze(t *trace.Trace, opt Options) (*Report, error) {
+	if opt.MaxDistance == 0 {
+		opt.MaxDistance = 10
+	}
+	if opt.MaxDistance < 2 {
+		return nil, fmt.Errorf("%w: the largest distance must be at least 2, got %d", ErrOption, opt.MaxDistance)
+	}
+	p, err := opt.partition(t)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrOption, err)
+	}
+	users := collect(t, p)
+	r := &Report{Sessions: p.Options.String(), Users: len(users)}
+	all := make([][NumAttributes]acc, opt.MaxDistance+1)
+	for d := range all {
+		for a := range NumAttributes {
+			all[d][a].hist = make([]int64, medianBins)
+		}
+	}
+	// per-user means at distances 0, 1, 2 for the dominance tables
+	type near struct {
+		n   [3]int64
+		sum [3]float64
+	}
+	var dom [NumAttributes][]near
+	for a := range NumAttributes {
+		dom[a] = make([]near, len(users))
+	}
+	for ui := range users {
+		u := &users[ui]
+		ns := len(u.starts) - 1
+		for d := 0; d <= opt.MaxDistance && d < ns; d++ {
+			for a := range NumAttributes {
+				// The user's pairs fill the log's histogram directly.
+				lc := &all[d][a]
+				c := acc{hist: lc.hist}
+				for s := 0; s+d < ns; s++ {
+					u.pairs(a, s, d, &c)
+				}
+				lc.n, lc.sum, lc.same = lc.n+c.n, lc.sum+c.sum, lc.same+c.same
+				if d <= 2 {
+					dom[a][ui].n[d], dom[a][ui].sum[d] = c.n, c.sum
+				}
+			}
+		}
+	}
+	for d := range all {
+		ds := Distance{Distance: d}
+		for a := range NumAttributes {
+			c := &all[d][a]
+			ds.Pairs[a] = c.n
+			ds.Mean[a], ds.Median[a], ds.Identical[a] = math.NaN(), math.NaN(), math.NaN()
+			if c.n > 0 {
+				ds.Mean[a] = c.sum / float64(c.n)
+				ds.Median[a] = c.median()
+				ds.Identical[a] = float64(c.same) / float64(c.n)
+			}
+		}
+		r.Distances = append(r.Distances, ds)
+	}
+	for a := range NumAttributes {
+		for _, cmp := range [][2]int{{0, 1}, {1, 2}} {
+			dm := Dominance{Attribute: a.String(), Near: cmp[0], Far: cmp[1]}
+			var sh, eq, lo int
+			for _, u := range dom[a] {
+				if u.n[cmp[0]] == 0 || u.n[cmp[1]] == 0 {
+					continue
+				}
+				x, y := u.sum[cmp[0]]/float64(u.n[cmp[0]]), u.sum[cmp[1]]/float64(u.n[cmp[1]])
+				switch {
+				case x > y:
+					sh++
+				case x == y:
+					eq++
+				default:
+					lo++
+				}
+			}
+			dm.Users = sh + eq + lo
+			if dm.Users > 0 {
+				n := float64(dm.Users)
+				dm.Shorter, dm.Equal, dm.Longer = float64(sh)/n, float64(eq)/n, float64(lo)/n
+			}
+			r.Dominance = append(r.Dominance, dm)
+		}
+	}
+	return r, nil
+}
+
+// Randomization compares the same-session similarity of a log with its
+// values when each user's jobs are shuffled among his sessions (keeping the
+// number of sessions and their sizes).
+type Randomization struct {
+	Shuffles int `json:"shuffles"`
+	// Original is the average same-session similarity per attribute.
+	Original [NumAttributes]float64 `json:"original"`
+	// Shuffled holds it for each shuffle, per attribute.
+	Shuffled [NumAttributes][]float64 `json:"shuffled"`
+	// Above counts the shuffles whose value is at least the original.
+	Above [NumAttributes]int `json:"at_least_original"`
+}
+
+// Randomize runs the randomization check with shuffles shuffles, each from
+// the seeded generator PCG(seed, shuffle index), so the result does not
+// depend on how many run in parallel (workers; 0 means GOMAXPROCS).
+func Randomize(t *trace.Trace, opt Options, shuffles int, seed uint64, workers int) (*Randomization, error) {
+	if shuffles < 1 {
+		return nil, fmt.Errorf("%w: shuffles must be at least 1, got %d", ErrOption, shuffles)
+	}
+	p, err := opt.partition(t)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrOption, err)
+	}
+	users := collect(t, p)
+	r := &Randomization{Shuffles: shuffles, Original: sameSession(users)}
+	for a := range NumAttributes {
+		r.Shuffled[a] = make([]float64, shuffles)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, shuffles) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each worker shuffles its own copy of the users' values.
+			own := make([]userJobs, len(users))
+			for i, u := range users {
+				own[i].starts = u.starts
+				for a := range NumAttributes {
+					own[i].vals[a] = make([]float64, len(u.vals[a]))
+				}
+			}
+			var perm []int
+			for k := range next {
+				rng := rand.New(rand.NewPCG(seed, uint64(k)))
+				for ui := range users {
+					n := len(users[ui].vals[0])
+					perm = perm[:0]
+					for i := range n {
+						perm = append(perm, i)
+					}
+					rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+					for a := range NumAttributes {
+						src, dst := users[ui].vals[a], own[ui].vals[a]
+						for i, pi := range perm {
+							dst[i] = src[pi]
+						}
+					}
+				}
+				v := sameSession(own)
+				for a := range NumAttributes {
+					r.Shuffled[a][k] = v[a]
+				}
+			}
+		}()
+	}
+	for k := range shuffles {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for a := range NumAttributes {
+		for _, v := range r.Shuffled[a] {
+			if v >= r.Original[a] {
+				r.Above[a]++
+			}
+		}
+	}
+	return r, nil
+}
+
+// sameSession returns the average similarity of pairs of distinct jobs in
+// one session, per attribute.
+func sameSession(us []userJobs) [NumAttributes]float64 {
+	var out [NumAttributes]float64
+	for a := range NumAttributes {
+		var c acc
+		for ui := range us {
+			for s := 0; s+1 < len(us[ui].starts); s++ {
+				us[ui].pairs(a, s, 0, &c)
+			}
+		}
+		out[a] = c.sum / float64(c.n)
+	}
+	return out
+}
