@@ -13,12 +13,9 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testdata.Main(m)) }
 
-// monday is 2000-01-03 00:00 UTC, a Monday.
-const monday = 946857600
-
 func newTrace(jobs []trace.Job) *trace.Trace {
 	var h swf.Header
-	h.Add("UnixStartTime", "946857600")
+	h.Add("UnixStartTime", "946857600") // 2000-01-03 00:00 UTC, a Monday
 	h.Add("TimeZoneString", "UTC")
 	h.Add("MaxProcs", "64")
 	for i := range jobs {
