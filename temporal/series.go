@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -53,7 +55,7 @@ type Statistic int
 const (
 	// Mean is the arithmetic mean over the jobs of the bin.
 	Mean Statistic = iota
-	// Median is the median (the mean of the middle two for an even count).
+	// Median is the lower median (of 1, 2, 3 and 4: 2).
 	Median
 	// Sum is the total over the jobs of the bin (0 for an empty bin).
 	Sum
@@ -238,11 +240,9 @@ func localMidnight(c *trace.Clock, s int64) int64 {
 	return time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, c.Loc).Unix() - c.Start
 }
 
+// median returns the lower median of v (sorted in place), the project's
+// rule for quantiles (gonum's empirical quantile; docs/formats.md).
 func median(v []float64) float64 {
 	slices.Sort(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
+	return stat.Quantile(0.5, stat.Empirical, v, nil)
 }

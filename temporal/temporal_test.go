@@ -78,7 +78,7 @@ func TestBin(t *testing.T) {
 			jobs:   []trace.Job{job(0, 1, 1, -1), job(10, 3, 2, -1), job(20, 100, 3, -1), job(30, -1, 4, -1)},
 			origin: 0,
 			want: [5][]float64{
-				{3}, {2.5}, {6}, {10}, {4},
+				{3}, {2}, {6}, {10}, {4}, // lower medians
 			},
 		},
 	}
