@@ -46,7 +46,7 @@ places inside that period; it is n/a when every wait is unknown.` + exitStatusHe
   hpcwl info --json CTC-SP2-1996-3.1-cln.swf.gz
   hpcwl info --procs 430 CTC-SP2-1996-3.1-cln.swf.gz
   hpcwl info builtin:KTH-SP2 SDSC-SP2-1998-4.2-cln.swf.gz CTC-SP2-1996-3.1-cln.swf.gz`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "one TRACE or more"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return runInfoSideBySide(cmd.Context(), opts, args, stdout, stderr)

@@ -56,7 +56,7 @@ func TestExitStatuses(t *testing.T) {
 		code    int
 		message string
 	}{
-		{"missing argument", []string{"info"}, 2, "expects one TRACE"},
+		{"missing argument", []string{"info"}, 2, "expects one TRACE or more"},
 		{"unknown flag", []string{"info", "--nope", "x.swf"}, 2, "unknown flag"},
 		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
 		{"missing file", []string{"info", "testdata/does-not-exist.swf"}, 1, "does-not-exist.swf"},

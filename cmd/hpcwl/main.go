@@ -161,6 +161,16 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
+// minArgs accepts n or more positional arguments.
+func minArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usagef("%s expects %s, got %d argument(s)", cmd.Name(), what, len(args))
+		}
+		return nil
+	}
+}
+
 const exitStatusHelp = `
 When an output is "-" (standard output), the summary goes to standard error.
 Exit status: 0 on success, 1 on a data or run error, 2 on a usage error,
