@@ -374,8 +374,8 @@ func printLublinClass(tw io.Writer, prefix string, p lublin.TypeParams, rep *lub
 		}
 		return fmt.Sprintf(format, x)
 	}
-	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f\n",
-		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD)
+	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f (parallel sizes); smallest %d (log %d), mean %.2f (log %.2f)\n",
+		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD, s.ModelMinSize, s.MinSize, s.ModelMeanSize, s.MeanSize)
 	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %s b1 %s a2 %s b2 %s  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
 		prefix, v("a1", p.A1, "%.3f"), v("b1", p.B1, "%.3f"), v("a2", p.A2, "%.3f"), v("b2", p.B2, "%.3f"), p.PA, p.PB, rt.ModelD)
 	fmt.Fprintf(tw, "%sarrivals\tpeak Gamma a %s b %s  ARAR %s  daily cycle a %s b %s\tKS D %.3f (peak), %.3f (daily)\n",

@@ -229,7 +229,7 @@ func TestValidation(t *testing.T) {
 		field string
 		edit  func(p *Params)
 	}{
-		{"whole.u_med", func(p *Params) { p.Whole.UMed = 6 }},
+		{"whole.u_med", func(p *Params) { p.Whole.UMed = 7.5 }},
 		{"whole.serial_prob", func(p *Params) { p.Whole.SerialProb = 1.2 }},
 		{"whole.pow2_prob", func(p *Params) { p.Whole.Pow2Prob = 0.9 }},
 		{"whole.a1", func(p *Params) { p.Whole.A1 = -1 }},
