@@ -423,8 +423,8 @@ func printLublinClass(tw io.Writer, prefix string, p lublin.TypeParams, rep *lub
 	}
 	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f (parallel sizes); smallest %d (log %d), mean %.2f (log %.2f)\n",
 		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD, s.ModelMinSize, s.MinSize, s.ModelMeanSize, s.MeanSize)
-	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %s b1 %s a2 %s b2 %s  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
-		prefix, v("a1", p.A1, "%.3f"), v("b1", p.B1, "%.3f"), v("a2", p.A2, "%.3f"), v("b2", p.B2, "%.3f"), p.PA, p.PB, rt.ModelD)
+	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %s b1 %s a2 %s b2 %s  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight); chi2 %s p %.3g (simulated expected counts)\n",
+		prefix, v("a1", p.A1, "%.3f"), v("b1", p.B1, "%.3f"), v("a2", p.A2, "%.3f"), v("b2", p.B2, "%.3f"), p.PA, p.PB, rt.ModelD, chiPerDF(rt.Chi2), rt.Chi2.PValue)
 	fmt.Fprintf(tw, "%sarrivals\tpeak Gamma a %s b %s  ARAR %s  daily cycle a %s b %s\tKS D %.3f (peak), %.3f (daily)\n",
 		prefix, v("a_arr", p.AArr, "%.3f"), v("b_arr", p.BArr, "%.3f"), v("arar", p.ARAR, "%.3f"),
 		v("a_num", p.ANum, "%.3f"), v("b_num", p.BNum, "%.3f"), a.PeakD, a.DailyD)
