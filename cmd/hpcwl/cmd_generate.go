@@ -50,6 +50,7 @@ type generateLublinOptions struct {
 	procs     int
 	load      float64
 	ownRate   bool
+	erlang    bool
 	estimates string
 	maxEst    string
 	users     int
@@ -80,6 +81,10 @@ log carry its arrival rate and offered load: by default the arrival rate is
 calibrated to the log's (--own-rate keeps the fitted arrival parameters' own),
 and both the expected rate and load are reported next to the log's.
 
+--hyper-erlang replaces the runtime hyper-Gamma by the hyper-Erlang the paper
+suggests as a cheaper equivalent: each Gamma shape rounded to an integer, its
+scale changed to keep the mean.
+
 --estimates tsafrir gives every job a requested time from the model of user
 runtime estimates of Tsafrir, Etsion and Feitelson (JSSPP 2005): a few round,
 popular values, the maximum (--max-estimate) the most popular, never below the
@@ -91,6 +96,7 @@ the model, parameters and seed.` + exitStatusHelp,
 		Example: `  hpcwl generate lublin --procs 256 --count 10000 -o lublin.swf
   hpcwl generate lublin --mode typed --offered-load 0.8 --seed 3 -o typed.swf.gz
   hpcwl generate lublin --params kth-params.json --count 20000 -o kth-model.swf
+  hpcwl generate lublin --hyper-erlang --count 20000 -o erlang.swf
   hpcwl generate lublin --count 20000 --estimates tsafrir --users 100 -o with-estimates.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
@@ -111,6 +117,7 @@ the model, parameters and seed.` + exitStatusHelp,
 	f.Float64Var(&opts.load, "load", 0, "target offered load (deprecated: use --offered-load)")
 	deprecate(cmd, "load", "use --offered-load (--load is a load factor in resample and replicate)")
 	f.BoolVar(&opts.ownRate, "own-rate", false, "keep the arrival parameters' own rate, not the fitted log's")
+	f.BoolVar(&opts.erlang, "hyper-erlang", false, "draw runtimes from a hyper-Erlang: Gamma shapes rounded to integers, means kept (Lublin and Feitelson 2003, section 5.2)")
 	f.StringVar(&opts.estimates, "estimates", "none", "requested times (field 9): none (-1), or tsafrir (the model of Tsafrir, Etsion and Feitelson 2005)")
 	f.StringVar(&opts.maxEst, "max-estimate", "", "with --estimates tsafrir: the largest requested time, e.g. 18h, 2d (default: the longest runtime rounded up to an hour)")
 	f.IntVar(&opts.users, "users", 0, "give jobs user IDs 1..N drawn from a Zipf distribution (default: no users, field 12 = -1)")
@@ -125,7 +132,7 @@ the model, parameters and seed.` + exitStatusHelp,
 }
 
 func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) error {
-	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, OwnRate: opts.ownRate, Seed: opts.seed, StartHour: opts.startHour}
+	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, OwnRate: opts.ownRate, Seed: opts.seed, StartHour: opts.startHour, HyperErlang: opts.erlang}
 	switch {
 	case opts.jobs < 0:
 		return usagef("--count must be positive, got %d", opts.jobs)

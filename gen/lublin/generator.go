@@ -58,6 +58,10 @@ type Config struct {
 	// OwnRate keeps the parameters' own arrival rate even when they hold
 	// a Target.
 	OwnRate bool
+	// HyperErlang draws runtimes from a hyper-Erlang instead of the
+	// hyper-Gamma: the Gamma shapes rounded to integers, scales adjusted to
+	// keep the means ([Params.HyperErlang]); applied before load calibration.
+	HyperErlang bool
 }
 
 // Job is one generated job.
@@ -159,6 +163,9 @@ func New(cfg Config) (*Generator, error) {
 		if p, err = p.ScaleToMachine(cfg.Procs); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.HyperErlang {
+		p = p.HyperErlang()
 	}
 	factor := 1.0
 	if cfg.Load < 0 || math.IsNaN(cfg.Load) {
@@ -274,6 +281,9 @@ func (g *Generator) Header(jobs int) swf.Header {
 	h.AddNote(fmt.Sprintf("StartHour: %g (time 0 is this local time of day)", g.cfg.StartHour))
 	if g.cfg.Procs > 0 {
 		h.AddNote(fmt.Sprintf("Machine: %d processors", g.cfg.Procs))
+	}
+	if g.cfg.HyperErlang {
+		h.AddNote("Runtimes: hyper-Erlang (Gamma shapes rounded to integers, means kept; the parameters below are the rounded ones)")
 	}
 	if g.cfg.Load > 0 {
 		h.AddNote(fmt.Sprintf("Load: target %g, a_arr multiplied by %.6g", g.cfg.Load, g.factor))

@@ -304,3 +304,25 @@ func WriteParams(w io.Writer, p Params) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(p)
 }
+
+// HyperErlang returns t with the runtime hyper-Gamma turned into a
+// hyper-Erlang, as Lublin and Feitelson (The workload on parallel
+// supercomputers, JPDC 63(11), 2003, section 5.2) suggest for efficient
+// computation: each shape (A1, A2) rounded to the nearest integer (at least
+// 1) and its scale changed so that the component mean A·B is kept.
+func (t TypeParams) HyperErlang() TypeParams {
+	erl := func(a, b float64) (float64, float64) {
+		k := math.Max(1, math.Round(a))
+		return k, a * b / k
+	}
+	t.A1, t.B1 = erl(t.A1, t.B1)
+	t.A2, t.B2 = erl(t.A2, t.B2)
+	return t
+}
+
+// HyperErlang returns p with every class's runtimes turned into a
+// hyper-Erlang ([TypeParams.HyperErlang]).
+func (p Params) HyperErlang() Params {
+	p.Whole, p.Batch, p.Interactive = p.Whole.HyperErlang(), p.Batch.HyperErlang(), p.Interactive.HyperErlang()
+	return p
+}
