@@ -111,3 +111,42 @@ func TestFitLublinAverage(t *testing.T) {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
 	}
 }
+
+// TestGenerateLublinOptions runs --hyper-erlang and --arrivals and checks
+// that the header records them and that the usage errors say what to do.
+func TestGenerateLublinOptions(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "g.swf")
+	if code, _, e := runCLI(t, "generate", "lublin", "--hyper-erlang", "--arrivals", "expected-interarrival", "--count", "300", "-o", out); code != 0 {
+		t.Fatal(e)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Runtimes: hyper-Erlang", "Arrivals: method expected-interarrival", `"a1":4,`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("header lacks %q", want)
+		}
+	}
+	params := filepath.Join(dir, "p.json")
+	if code, _, e := runCLI(t, "fit", "lublin", "builtin:KTH-SP2", "-o", params); code != 0 {
+		t.Fatal(e)
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--arrivals", "poisson"}, "unknown --arrivals"},
+		{[]string{"--arrivals", "expected-interarrival", "--offered-load", "0.7"}, "cannot be combined with --offered-load"},
+		{[]string{"--arrivals", "expected-interarrival", "--params", params}, "add --own-rate"},
+	} {
+		code, _, errOut := runCLI(t, append(append([]string{"generate", "lublin", "--count", "10"}, tc.args...), "-o", filepath.Join(dir, "x.swf"))...)
+		if code != 2 || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q", tc.args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.swf")); err == nil {
+		t.Error("a refused run wrote its output")
+	}
+}
