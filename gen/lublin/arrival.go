@@ -45,13 +45,13 @@ func DailyWeights(anum, bnum float64) [buckets]float64 {
 // interarrivals e^G, G ~ Gamma(AArr·ARAR, BArr) truncated at 13, counted in
 // virtual seconds that pass faster in slots of larger weight.
 type stream struct {
-	weights  [buckets]float64
-	gamma    distuv.Gamma
+	weights [buckets]float64
+	gamma   distuv.Gamma
 	// betas, when set, are the per-slot Gamma scales of arrival method 1:
 	// the interarrival after an arrival in slot t is e^x in real
 	// seconds, x ~ Gamma(α, betas[t]); start is the slot of time 0.
-	betas *[buckets]float64
-	start int
+	betas    *[buckets]float64
+	start    int
 	current  int     // bucket of the last arrival
 	points   float64 // weight consumed in the current bucket
 	reminder float64 // fraction of the current bucket consumed
