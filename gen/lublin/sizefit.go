@@ -49,41 +49,46 @@ func fitDiscreteTSU(counts map[int64]int, hi, serial, pow2, target float64) (TSU
 		p = math.Min(math.Max(p, 1e-6), 1-1e-6)
 		return math.Log(p / (1 - p))
 	}
-	dist := func(p TSUParams) []float64 {
-		return TypeParams{SerialProb: serial, Pow2Prob: pow2, ULow: p.Low, UMed: p.Med, UHi: hi, UProb: p.P}.SizeDistribution()
+	mass := func(p TSUParams) []float64 {
+		return TypeParams{SerialProb: serial, Pow2Prob: pow2, ULow: p.Low, UMed: p.Med, UHi: hi, UProb: p.P}.sizeMass()
 	}
-	mean := func(pr []float64) float64 {
-		m := 0.0
-		for n, v := range pr {
+	moments := func(u []float64) (s, m float64) {
+		for n, v := range u {
+			s += v
 			m += float64(n) * v
 		}
-		return m
+		return s, m
 	}
-	// withMean sets P so that the model's mean parallel size is target:
-	// the mean falls as P moves mass to the lower stage, so bisection.
-	// When no P in [0, 1] reaches it, P is the nearest bound and miss > 0.
+	// withMean sets P so that the model's mean size is target. The
+	// unnormalized masses are linear in P, u = P·u1 + (1−P)·u0, so the mean
+	// (P·M1 + (1−P)·M0) / (P·S1 + (1−P)·S0) = target is solved directly.
+	// When no P in [0, 1] reaches it, P is the nearest bound and miss > 0
+	// is the relative distance to the target.
 	withMean := func(p TSUParams) (TSUParams, []float64, float64) {
 		p.P = 0
-		pr0 := dist(p)
-		if m := mean(pr0); m <= target {
-			return p, pr0, (target - m) / target
-		}
+		u0 := mass(p)
 		p.P = 1
-		pr1 := dist(p)
-		if m := mean(pr1); m >= target {
-			return p, pr1, (m - target) / target
+		u1 := mass(p)
+		s0, m0 := moments(u0)
+		s1, m1 := moments(u1)
+		pp := 0.0
+		if d := target*(s1-s0) - m1 + m0; d != 0 {
+			pp = (m0 - target*s0) / d
 		}
-		a, b := 0.0, 1.0
-		for range 50 {
-			p.P = (a + b) / 2
-			if mean(dist(p)) > target {
-				a = p.P
-			} else {
-				b = p.P
-			}
+		pp = math.Min(1, math.Max(0, pp))
+		pr := make([]float64, len(u0))
+		sum := 0.0
+		for n := range pr {
+			pr[n] = pp*u1[n] + (1-pp)*u0[n]
+			sum += pr[n]
 		}
-		p.P = (a + b) / 2
-		return p, dist(p), 0
+		mean := 0.0
+		for n := range pr {
+			pr[n] /= sum
+			mean += float64(n) * pr[n]
+		}
+		p.P = pp
+		return p, pr, math.Abs(mean-target) / target
 	}
 	decode := func(x []float64) TSUParams {
 		low := lmin + (hi-lmin)*sig(x[0])*0.999

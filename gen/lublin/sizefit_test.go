@@ -118,3 +118,22 @@ func TestFittedSizesMatchRealLogs(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFitSizes fits the size model of a log of 20,000 jobs on a
+// 9,216-processor machine (the size of LLNL-Atlas), sizes multiples of 8.
+func BenchmarkFitSizes(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 0))
+	var l Log
+	for range 20000 {
+		l.Procs = append(l.Procs, 8*int64(1+r.IntN(16))*int64(1<<r.IntN(6)))
+	}
+	l.MachineProcs = 9216
+	b.ResetTimer()
+	for range b.N {
+		var rep FitReport
+		var p TypeParams
+		if err := fitSizes(l, &rep, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
