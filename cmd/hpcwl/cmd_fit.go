@@ -57,6 +57,7 @@ TRACE" the Minh-Wolters bursty bag-of-tasks model.` + exitStatusHelp,
 	cmd.Flags().StringVar(&opts.status, "status", "all", `jobs to fit: "all", or "completed" (status 1)`)
 	cmd.AddCommand(newFitLublinCommand(stdout, stderr))
 	cmd.AddCommand(newFitMinhCommand(stdout, stderr))
+	cmd.AddCommand(newFitAverageCommand(stdout, stderr))
 	return cmd
 }
 
@@ -216,6 +217,8 @@ type fitLublinOptions struct {
 	exclude          []int
 	typed            bool
 	interactiveProcs int
+	sizeGroups       string
+	work             bool
 }
 
 func newFitLublinCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -241,10 +244,19 @@ NQS batch queues. Logs without queue numbers (e.g. KTH-SP2) cannot be split
 and are refused. --interactive-procs sets the interactive partition size
 (default: fitted from the interactive job sizes).
 
+--size-groups also fits a free hyper-Gamma (all five parameters) to the
+runtimes of each size range, as the paper does before tying the weight to the
+size (Table 4): "paper:KTH" (or SDSC95, SDSC96, LANL) for the paper's groups,
+or ranges such as 1-4,5-100. With --work the variable is ln(processors x
+runtime), the total work of the paper's Table 3 (one range covering every size
+gives the whole-log fit). "hpcwl fit lublin-average" averages several fits
+into one representative model.
+
 As in the paper, only completed jobs (status 1) are used unless --status all.` + exitStatusHelp,
 		Example: `  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json
   hpcwl fit lublin --typed --exclude-slots 7 SDSC-Par-1996-3.1-cln.swf.gz -o sdsc-typed.json
-  hpcwl generate lublin --params kth-params.json --count 20000 --seed 1 -o kth-model.swf`,
+  hpcwl generate lublin --params kth-params.json --count 20000 --seed 1 -o kth-model.swf
+  hpcwl fit lublin --size-groups paper:KTH --work builtin:KTH-SP2`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runFitLublin(opts, args[0], stdout, stderr)
@@ -258,6 +270,8 @@ As in the paper, only completed jobs (status 1) are used unless --status all.` +
 	cmd.Flags().IntVar(&opts.interactiveProcs, "interactive-procs", 0, "with --typed: processors of the interactive partition (default: fitted from the sizes)")
 	positiveFlags(cmd, "interactive-procs")
 	cmd.Flags().IntSliceVar(&opts.exclude, "exclude-slots", nil, "half-hour slots (0-47) left out of the daily cycle, e.g. 7 for an administrative 03:30 peak")
+	cmd.Flags().StringVar(&opts.sizeGroups, "size-groups", "", `also fit a hyper-Gamma per size range: "paper:KTH" (SDSC95, SDSC96, KTH, LANL) or ranges like 1-4,5-100`)
+	cmd.Flags().BoolVar(&opts.work, "work", false, "with --size-groups: fit ln(processors x runtime), the total work, instead of ln(runtime)")
 	return cmd
 }
 
@@ -271,6 +285,10 @@ type fitLublinReport struct {
 	Report  *lublin.FitReport `json:"fit,omitempty"`
 	// Typed is the report of --typed (Report is then absent).
 	Typed *lublin.TypedFitReport `json:"typed_fit,omitempty"`
+	// SizeGroups holds the per-size-group fits of --size-groups, of
+	// ln(total work) when Work is set.
+	SizeGroups []lublin.GroupFit `json:"size_groups,omitempty"`
+	Work       bool              `json:"work,omitempty"`
 }
 
 func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) error {
@@ -294,6 +312,14 @@ func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) 
 	if opts.interactiveProcs < 0 || (opts.interactiveProcs > 0 && !opts.typed) {
 		return usagef("--interactive-procs takes a positive number of processors and needs --typed")
 	}
+	var ranges []lublin.SizeRange
+	if opts.sizeGroups != "" {
+		if ranges, err = parseSizeGroups(opts.sizeGroups); err != nil {
+			return err
+		}
+	} else if opts.work {
+		return usagef("--work needs --size-groups")
+	}
 	clock := t.Clock()
 	l := lublin.Log{StartTime: clock.Start, Location: clock.Loc, MachineProcs: t.Procs}
 	for _, j := range jobs {
@@ -316,6 +342,12 @@ func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) 
 			return fmt.Errorf("fitting the Lublin model to %s: %w", name, err)
 		}
 		out.Params, out.Report = lublin.Params{Mode: lublin.Whole, Whole: tp}, rep
+	}
+	if ranges != nil {
+		if out.SizeGroups, err = lublin.FitSizeGroups(l, ranges, &lublin.GroupOptions{Work: opts.work}); err != nil {
+			return fmt.Errorf("fitting the size groups of %s: %w", name, err)
+		}
+		out.Work = opts.work
 	}
 	// The whole log's arrival rate and load (not only the jobs fitted), for
 	// generate to reproduce.
@@ -348,7 +380,10 @@ func printFitLublin(w io.Writer, r *fitLublinReport) error {
 	fmt.Fprintf(tw, "log\t%s (%d jobs used)\n", r.Trace, r.Jobs)
 	if r.Typed == nil {
 		printLublinClass(tw, "", r.Params.Whole, r.Report)
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		return printGroupsAfter(w, r)
 	}
 	ty := r.Typed
 	fmt.Fprintf(tw, "classes\t%d batch (queue >= 1), %d interactive (queue 0), %d unknown queue (whole sample only)\n",
@@ -360,7 +395,19 @@ func printFitLublin(w io.Writer, r *fitLublinReport) error {
 	}{{"whole", r.Params.Whole, ty.Whole}, {"batch", r.Params.Batch, ty.Batch}, {"interactive", r.Params.Interactive, ty.Interactive}} {
 		printLublinClass(tw, c.name+" ", c.p, c.rep)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printGroupsAfter(w, r)
+}
+
+// printGroupsAfter prints the --size-groups table after a blank line.
+func printGroupsAfter(w io.Writer, r *fitLublinReport) error {
+	if r.SizeGroups == nil {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return printSizeGroups(w, r.SizeGroups, r.Work)
 }
 
 // printLublinClass prints the parameters and goodness of fit of one class;
@@ -374,10 +421,10 @@ func printLublinClass(tw io.Writer, prefix string, p lublin.TypeParams, rep *lub
 		}
 		return fmt.Sprintf(format, x)
 	}
-	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f\n",
-		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD)
-	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %s b1 %s a2 %s b2 %s  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight)\n",
-		prefix, v("a1", p.A1, "%.3f"), v("b1", p.B1, "%.3f"), v("a2", p.A2, "%.3f"), v("b2", p.B2, "%.3f"), p.PA, p.PB, rt.ModelD)
+	fmt.Fprintf(tw, "%ssizes\tserial %.3f  power-of-two %.3f  two-stage uniform low %.2f med %.2f hi %.2f prob %.3f\tKS D %.3f (parallel sizes); smallest %d (log %d), mean %.2f (log %.2f)\n",
+		prefix, p.SerialProb, p.Pow2Prob, p.ULow, p.UMed, p.UHi, p.UProb, s.TSUD, s.ModelMinSize, s.MinSize, s.ModelMeanSize, s.MeanSize)
+	fmt.Fprintf(tw, "%sruntimes\thyper-Gamma a1 %s b1 %s a2 %s b2 %s  weight pa %.4g pb %.3f\tKS D %.3f (model with linear weight); chi2 %s p %.3g (simulated expected counts)\n",
+		prefix, v("a1", p.A1, "%.3f"), v("b1", p.B1, "%.3f"), v("a2", p.A2, "%.3f"), v("b2", p.B2, "%.3f"), p.PA, p.PB, rt.ModelD, chiPerDF(rt.Chi2), rt.Chi2.PValue)
 	fmt.Fprintf(tw, "%sarrivals\tpeak Gamma a %s b %s  ARAR %s  daily cycle a %s b %s\tKS D %.3f (peak), %.3f (daily)\n",
 		prefix, v("a_arr", p.AArr, "%.3f"), v("b_arr", p.BArr, "%.3f"), v("arar", p.ARAR, "%.3f"),
 		v("a_num", p.ANum, "%.3f"), v("b_num", p.BNum, "%.3f"), a.PeakD, a.DailyD)

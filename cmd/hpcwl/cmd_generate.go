@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/hpcwl/hpcwl/gen/estimate"
 	"github.com/hpcwl/hpcwl/gen/lublin"
@@ -50,6 +51,8 @@ type generateLublinOptions struct {
 	procs     int
 	load      float64
 	ownRate   bool
+	erlang    bool
+	arrivals  string
 	estimates string
 	maxEst    string
 	users     int
@@ -80,6 +83,16 @@ log carry its arrival rate and offered load: by default the arrival rate is
 calibrated to the log's (--own-rate keeps the fitted arrival parameters' own),
 and both the expected rate and load are reported next to the log's.
 
+--hyper-erlang replaces the runtime hyper-Gamma by the hyper-Erlang the paper
+suggests as a cheaper equivalent: each Gamma shape rounded to an integer, its
+scale changed to keep the mean.
+
+--arrivals expected-interarrival uses the paper's method 1 of combining
+interarrivals with the daily cycle instead of its chosen method 3 (slot
+weights): the Gamma scale of the next interarrival depends on the slot of the
+last arrival. It keeps the parameters' own rate (no --offered-load; with a
+fitted parameter file, --own-rate).
+
 --estimates tsafrir gives every job a requested time from the model of user
 runtime estimates of Tsafrir, Etsion and Feitelson (JSSPP 2005): a few round,
 popular values, the maximum (--max-estimate) the most popular, never below the
@@ -91,6 +104,8 @@ the model, parameters and seed.` + exitStatusHelp,
 		Example: `  hpcwl generate lublin --procs 256 --count 10000 -o lublin.swf
   hpcwl generate lublin --mode typed --offered-load 0.8 --seed 3 -o typed.swf.gz
   hpcwl generate lublin --params kth-params.json --count 20000 -o kth-model.swf
+  hpcwl generate lublin --hyper-erlang --count 20000 -o erlang.swf
+  hpcwl generate lublin --arrivals expected-interarrival --count 20000 -o method1.swf
   hpcwl generate lublin --count 20000 --estimates tsafrir --users 100 -o with-estimates.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
@@ -111,6 +126,8 @@ the model, parameters and seed.` + exitStatusHelp,
 	f.Float64Var(&opts.load, "load", 0, "target offered load (deprecated: use --offered-load)")
 	deprecate(cmd, "load", "use --offered-load (--load is a load factor in resample and replicate)")
 	f.BoolVar(&opts.ownRate, "own-rate", false, "keep the arrival parameters' own rate, not the fitted log's")
+	f.StringVar(&opts.arrivals, "arrivals", string(lublin.SlotWeight), "how interarrivals follow the daily cycle: slot-weight (the paper's method 3) or expected-interarrival (method 1)")
+	f.BoolVar(&opts.erlang, "hyper-erlang", false, "draw runtimes from a hyper-Erlang: Gamma shapes rounded to integers, means kept (Lublin and Feitelson 2003, section 5.2)")
 	f.StringVar(&opts.estimates, "estimates", "none", "requested times (field 9): none (-1), or tsafrir (the model of Tsafrir, Etsion and Feitelson 2005)")
 	f.StringVar(&opts.maxEst, "max-estimate", "", "with --estimates tsafrir: the largest requested time, e.g. 18h, 2d (default: the longest runtime rounded up to an hour)")
 	f.IntVar(&opts.users, "users", 0, "give jobs user IDs 1..N drawn from a Zipf distribution (default: no users, field 12 = -1)")
@@ -125,7 +142,7 @@ the model, parameters and seed.` + exitStatusHelp,
 }
 
 func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) error {
-	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, OwnRate: opts.ownRate, Seed: opts.seed, StartHour: opts.startHour}
+	cfg := lublin.Config{Jobs: opts.jobs, Procs: opts.procs, Load: opts.load, OwnRate: opts.ownRate, Seed: opts.seed, StartHour: opts.startHour, HyperErlang: opts.erlang, Arrivals: lublin.ArrivalMethod(opts.arrivals)}
 	switch {
 	case opts.jobs < 0:
 		return usagef("--count must be positive, got %d", opts.jobs)
@@ -135,6 +152,12 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		return usagef("--offered-load must be positive, got %g", opts.load)
 	case opts.startHour < 0 || opts.startHour >= 24:
 		return usagef("--start-hour must be in [0, 24), got %g", opts.startHour)
+	}
+	if m := lublin.ArrivalMethod(opts.arrivals); !slices.Contains(lublin.ArrivalMethods, m) {
+		return usagef("unknown --arrivals %q; valid: %v", opts.arrivals, lublin.ArrivalMethods)
+	}
+	if opts.arrivals != string(lublin.SlotWeight) && opts.load > 0 {
+		return usagef("--arrivals %s keeps the parameters' own arrival rate; it cannot be combined with --offered-load", opts.arrivals)
 	}
 	switch opts.estimates {
 	case "none", "tsafrir":
@@ -183,6 +206,9 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		default:
 			return usagef(`--mode must be "whole" or "typed", got %q`, opts.mode)
 		}
+	}
+	if opts.arrivals != string(lublin.SlotWeight) && cfg.Params.Target != nil && !opts.ownRate {
+		return usagef("--arrivals %s keeps the parameters' own arrival rate; %s holds a fitted log's rate: add --own-rate", opts.arrivals, opts.params)
 	}
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
@@ -233,7 +259,9 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 		h.AddNote(fmt.Sprintf("Users: IDs 1..%d drawn per job from a Zipf distribution of exponent %g", opts.users, opts.userAlpha))
 	}
 	rate, load := g.Expected()
-	if tg := cfg.Params.Target; tg != nil {
+	if opts.arrivals != string(lublin.SlotWeight) {
+		fmt.Fprintf(stderr, "arrival rate and offered load: not predicted for --arrivals %s\n", opts.arrivals)
+	} else if tg := cfg.Params.Target; tg != nil {
 		fmt.Fprintf(stderr, "arrival rate: %.1f jobs/week expected, fitted log %.1f; offered load: %.3f expected, fitted log %.3f\n",
 			7*rate, 7*tg.JobsPerDay, load, tg.OfferedLoad)
 		if opts.procs == 0 && opts.load == 0 && !opts.ownRate && math.Abs(load-tg.OfferedLoad) > 0.1*tg.OfferedLoad {

@@ -45,19 +45,26 @@ func DailyWeights(anum, bnum float64) [buckets]float64 {
 // interarrivals e^G, G ~ Gamma(AArr·ARAR, BArr) truncated at 13, counted in
 // virtual seconds that pass faster in slots of larger weight.
 type stream struct {
-	weights  [buckets]float64
-	gamma    distuv.Gamma
+	weights [buckets]float64
+	gamma   distuv.Gamma
+	// betas, when set, are the per-slot Gamma scales of arrival method 1:
+	// the interarrival after an arrival in slot t is e^x in real
+	// seconds, x ~ Gamma(α, betas[t]); start is the slot of time 0.
+	betas    *[buckets]float64
+	start    int
 	current  int     // bucket of the last arrival
 	points   float64 // weight consumed in the current bucket
 	reminder float64 // fraction of the current bucket consumed
 	next     float64 // time of the next arrival, seconds (not truncated)
 }
 
-func newStream(t TypeParams, startBucket int, r *rand.Rand) *stream {
+func newStream(t TypeParams, startBucket int, r *rand.Rand, betas *[buckets]float64) *stream {
 	s := &stream{
 		weights: DailyWeights(t.ANum, t.BNum),
 		gamma:   distuv.Gamma{Alpha: t.AArr * t.ARAR, Beta: 1 / t.BArr, Src: r},
 		current: startBucket,
+		betas:   betas,
+		start:   startBucket,
 	}
 	s.advance() // the first arrival is one interarrival after time 0
 	return s
@@ -65,6 +72,16 @@ func newStream(t TypeParams, startBucket int, r *rand.Rand) *stream {
 
 // advance moves next to the following arrival.
 func (s *stream) advance() {
+	if s.betas != nil {
+		slot := (s.start + int(s.next/secondsInBucket)) % buckets
+		g := distuv.Gamma{Alpha: s.gamma.Alpha, Beta: 1 / s.betas[slot], Src: s.gamma.Src}
+		x := g.Rand()
+		for x > maxLogInterarrival {
+			x = g.Rand()
+		}
+		s.next += math.Exp(x)
+		return
+	}
 	gam := s.gamma.Rand()
 	for gam > maxLogInterarrival {
 		gam = s.gamma.Rand()

@@ -118,16 +118,28 @@ type SizeFit struct {
 	P1       float64 `json:"p1"`        // fraction serial (SerialProb)
 	P2       float64 `json:"p2"`        // power-of-two fraction of parallel jobs (paper)
 	Pow2Prob float64 `json:"pow2_prob"` // power-of-two parallel jobs among all (program)
-	// TSU is the two-stage uniform on log2(size) of parallel jobs, fitted by
-	// KS with High = log2 P when P is known; TSUD is its KS distance.
+	// TSU is the two-stage uniform on log2(size) of parallel jobs, with
+	// High = log2 P when P is known (else log2 of the largest size) and the
+	// other three parameters fitted by maximum likelihood of the discrete
+	// sizes the generator draws; TSUD is the KS distance between the
+	// parallel sizes of the log and of the model, over every integer size.
 	TSU  TSUParams `json:"tsu"`
 	TSUD float64   `json:"tsu_d"`
-	// GammaShape, GammaScale and GammaD are Table 1's alternative Gamma fit.
+	// GammaShape, GammaScale and GammaD are Table 1's alternative Gamma fit
+	// (continuous, on log2 of the parallel sizes).
 	GammaShape float64 `json:"gamma_shape"`
 	GammaScale float64 `json:"gamma_scale"`
 	GammaD     float64 `json:"gamma_d"`
-	// Adjusted says the fitted UMed was moved into [UHi−3.5, UHi−1.5].
-	Adjusted bool `json:"adjusted,omitempty"`
+	// MinSize and MeanSize are the smallest and mean size of the log's
+	// jobs; ModelMinSize and ModelMeanSize those of the fitted model's
+	// exact size distribution ([TypeParams.SizeDistribution]).
+	MinSize       int64   `json:"min_size"`
+	MeanSize      float64 `json:"mean_size"`
+	ModelMinSize  int64   `json:"model_min_size"`
+	ModelMeanSize float64 `json:"model_mean_size"`
+	// OutsideAdvice says the fitted UMed is outside [UHi−3.5, UHi−1.5],
+	// the range the reference program advises for the paper's logs.
+	OutsideAdvice bool `json:"outside_advice,omitempty"`
 }
 
 // TSUParams are the four parameters of a two-stage uniform.
@@ -175,6 +187,12 @@ type RuntimeFit struct {
 	// Subsample is the KS test of the linear model on 100 random sub-samples
 	// of 500 jobs (Lublin and Feitelson (2003), section 5.1).
 	Subsample stats.SubsampleKSResult `json:"subsample"`
+	// Chi2 is the chi-square test of the linear model with simulated
+	// expected counts (Lublin and Feitelson (2003), section 3.3.2): one
+	// ln runtime drawn from the model for each job, given its size (seed
+	// fixed) and truncated to whole seconds as the log's are, and 20 bins
+	// at the quantiles of the pooled values.
+	Chi2 stats.ChiSquareResult `json:"chi2_simulated"`
 }
 
 // ArrivalFit reports the arrival part (Lublin and Feitelson (2003), section 7,
@@ -253,6 +271,9 @@ func FitLog(l Log, opt *FitOptions) (TypeParams, *FitReport, error) {
 		"runtimes and interarrivals r >= 1 s enter as ln(r + 0.5); zero values dropped",
 		fmt.Sprintf("peak hours [%d, %d) Monday-Friday local time; an interarrival counts when both jobs are in the same day's peak window", o.PeakStart, o.PeakEnd),
 		fmt.Sprintf("size groups: %d by job count, never splitting a size; best p by 1-D EM with fixed Gammas", o.SizeGroups))
+	if rep.Sizes.OutsideAdvice {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("size median u_med %.2f is outside [u_hi - 3.5, u_hi - 1.5] = [%.2f, %.2f], the range advised for the paper's logs; kept as fitted", t.UMed, t.UHi-3.5, t.UHi-1.5))
+	}
 	if o.Slots == PaperSlots {
 		rep.Notes = append(rep.Notes, "daily cycle fitted with the paper's slot convention (Table 7); shift by one slot before generating")
 	}
@@ -267,12 +288,19 @@ func fitSizes(l Log, rep *FitReport, t *TypeParams) error {
 	s := &rep.Sizes
 	var serial, pow2 int
 	maxSize := int64(0)
+	counts := map[int64]int{}
+	sum := 0.0
 	for _, n := range l.Procs {
 		if n < 1 {
 			continue
 		}
 		s.Jobs++
+		counts[n]++
+		sum += float64(n)
 		maxSize = max(maxSize, n)
+		if s.MinSize == 0 || n < s.MinSize {
+			s.MinSize = n
+		}
 		if n == 1 {
 			serial++
 			continue
@@ -286,26 +314,41 @@ func fitSizes(l Log, rep *FitReport, t *TypeParams) error {
 	if s.Jobs < MinSizeJobs || s.Parallel < MinSizeJobs {
 		return fmt.Errorf("%w: the size model needs at least %d jobs with a known size, %d of them parallel; the log has %d and %d", ErrTooFewJobs, MinSizeJobs, MinSizeJobs, s.Jobs, s.Parallel)
 	}
+	s.MeanSize = sum / float64(s.Jobs)
 	s.P1 = float64(serial) / float64(s.Jobs)
 	s.Pow2Prob = float64(pow2) / float64(s.Jobs)
 	s.P2 = float64(pow2) / float64(s.Parallel)
-	opt := fit.FreeTSU()
+	hi := math.Log2(float64(maxSize))
 	if l.MachineProcs > 0 && int64(l.MachineProcs) >= maxSize {
-		opt.High = math.Log2(float64(l.MachineProcs))
+		hi = math.Log2(float64(l.MachineProcs))
 	}
-	tsu, d, _, err := fit.TwoStageUniform(lp, opt, nil)
+	tsu, err := fitDiscreteTSU(counts, hi, s.P1, s.Pow2Prob, s.MeanSize)
 	if err != nil {
-		return fmt.Errorf("fitting the size distribution: %w", err)
+		return err
 	}
-	s.TSU, s.TSUD = TSUParams{tsu.Low, tsu.Med, tsu.High, tsu.P}, d
+	s.TSU = tsu
 	if g, _, err := fit.Gamma(lp, nil); err == nil {
 		s.GammaShape, s.GammaScale = g.Alpha, 1/g.Beta
 		s.GammaD = stats.KSOneSample(lp, g.CDF).D
 	}
 	t.SerialProb, t.Pow2Prob = s.P1, s.Pow2Prob
-	t.ULow, t.UMed, t.UHi, t.UProb = math.Max(0, tsu.Low), tsu.Med, tsu.High, tsu.P
-	if m := math.Min(math.Max(t.UMed, t.UHi-3.5), t.UHi-1.5); m != t.UMed && m > t.ULow {
-		t.UMed, s.Adjusted = m, true
+	t.ULow, t.UMed, t.UHi, t.UProb = tsu.Low, tsu.Med, tsu.High, tsu.P
+	s.OutsideAdvice = t.UMed < t.UHi-3.5 || t.UMed > t.UHi-1.5
+	par := map[int64]int{}
+	for n, c := range counts {
+		if n >= 2 {
+			par[n] = c
+		}
+	}
+	pt := *t
+	pt.SerialProb, pt.Pow2Prob = 0, s.P2
+	s.TSUD = sizeKS(par, pt.SizeDistribution())
+	pr := t.SizeDistribution()
+	for n, v := range pr {
+		if v > 1e-12 && s.ModelMinSize == 0 {
+			s.ModelMinSize = int64(n)
+		}
+		s.ModelMeanSize += float64(n) * v
 	}
 	return nil
 }
@@ -390,6 +433,31 @@ func fitRuntimes(l Log, o FitOptions, rep *FitReport, t *TypeParams) error {
 	if len(x) >= 500 {
 		rf.Subsample = stats.SubsampleKS(x, model.CDF, 500, 100, 0.05, rand.New(rand.NewPCG(1, 0)))
 	}
+	// The model's runtime distribution depends on each job's size, so its
+	// expected bin counts come from a sample drawn at the log's sizes.
+	r := rand.New(rand.NewPCG(2, 0))
+	g1 := distuv.Gamma{Alpha: hg.Shape1, Beta: 1 / hg.Scale1, Src: r}
+	g2 := distuv.Gamma{Alpha: hg.Shape2, Beta: 1 / hg.Scale2, Src: r}
+	// Each draw goes through the data's path: whole seconds, at least 1 s,
+	// then ln(r + ½); otherwise the data's ties at small runtimes alone
+	// would make the test fail.
+	sim := make([]float64, len(jobs))
+	for i, j := range jobs {
+		p := math.Min(1, math.Max(0, rf.PA*float64(j.n)+rf.PB))
+		for {
+			var v float64
+			if r.Float64() <= p {
+				v = g1.Rand()
+			} else {
+				v = g2.Rand()
+			}
+			if rt := math.Floor(math.Exp(v)); rt >= 1 && rt < math.MaxInt32 {
+				sim[i] = logUntrunc(int64(rt))
+				break
+			}
+		}
+	}
+	rf.Chi2 = stats.ChiSquareSimulated(x, sim, 20)
 	t.A1, t.B1, t.A2, t.B2, t.PA, t.PB = hg.Shape1, hg.Scale1, hg.Shape2, hg.Scale2, rf.PA, rf.PB
 	return nil
 }

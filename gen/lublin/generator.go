@@ -58,6 +58,15 @@ type Config struct {
 	// OwnRate keeps the parameters' own arrival rate even when they hold
 	// a Target.
 	OwnRate bool
+	// HyperErlang draws runtimes from a hyper-Erlang instead of the
+	// hyper-Gamma: the Gamma shapes rounded to integers, scales adjusted to
+	// keep the means ([Params.HyperErlang]); applied before load calibration.
+	HyperErlang bool
+	// Arrivals is the method combining interarrivals with the daily cycle;
+	// "" means [SlotWeight]. Method 1 keeps the parameters' own
+	// arrival process: they cannot be combined with Load or a Target's rate
+	// (set OwnRate).
+	Arrivals ArrivalMethod
 }
 
 // Job is one generated job.
@@ -160,6 +169,19 @@ func New(cfg Config) (*Generator, error) {
 			return nil, err
 		}
 	}
+	if cfg.HyperErlang {
+		p = p.HyperErlang()
+	}
+	switch cfg.Arrivals {
+	case "", SlotWeight:
+		cfg.Arrivals = SlotWeight
+	case ExpectedInterarrival:
+		if cfg.Load > 0 || (p.Target != nil && !cfg.OwnRate) {
+			return nil, fmt.Errorf("%w: arrival method %s keeps the parameters' own arrival rate: it cannot be calibrated to a load or to a fitted log's rate (keep the parameters' own rate)", ErrInvalidParams, cfg.Arrivals)
+		}
+	default:
+		return nil, fmt.Errorf("%w: arrival method %q: must be one of %v", ErrInvalidParams, cfg.Arrivals, ArrivalMethods)
+	}
 	factor := 1.0
 	if cfg.Load < 0 || math.IsNaN(cfg.Load) {
 		return nil, fmt.Errorf("%w: load %v: must be > 0 (or 0 for the parameters' own load)", ErrInvalidParams, cfg.Load)
@@ -178,15 +200,26 @@ func New(cfg Config) (*Generator, error) {
 	}
 	g := &Generator{cfg: cfg, params: p, factor: factor, r: rand.New(rand.NewPCG(cfg.Seed, 0x4c75626c696e3939))}
 	start := int(cfg.StartHour * buckets / 24)
-	if p.Mode == Whole {
-		g.classes[QueueInteractive] = newClassGen(p.Whole, g.r)
-		g.streams[QueueInteractive] = newStream(p.Whole, start, g.r)
-	} else {
-		g.classes[QueueInteractive] = newClassGen(p.Interactive, g.r)
-		g.classes[QueueBatch] = newClassGen(p.Batch, g.r)
+	betas := func(t TypeParams) (*[buckets]float64, error) {
+		switch cfg.Arrivals {
+		case ExpectedInterarrival:
+			b, err := ExpectedInterarrivalBetas(t)
+			return &b, err
+		}
+		return nil, nil
+	}
+	classes := []TypeParams{p.Whole}
+	if p.Mode == Typed {
 		// arrive_init is called for the interactive type first (type 0).
-		g.streams[QueueInteractive] = newStream(p.Interactive, start, g.r)
-		g.streams[QueueBatch] = newStream(p.Batch, start, g.r)
+		classes = []TypeParams{p.Interactive, p.Batch}
+	}
+	for q, t := range classes {
+		b, err := betas(t)
+		if err != nil {
+			return nil, err
+		}
+		g.classes[q] = newClassGen(t, g.r)
+		g.streams[q] = newStream(t, start, g.r, b)
 	}
 	return g, nil
 }
@@ -275,15 +308,22 @@ func (g *Generator) Header(jobs int) swf.Header {
 	if g.cfg.Procs > 0 {
 		h.AddNote(fmt.Sprintf("Machine: %d processors", g.cfg.Procs))
 	}
+	if g.cfg.HyperErlang {
+		h.AddNote("Runtimes: hyper-Erlang (Gamma shapes rounded to integers, means kept; the parameters below are the rounded ones)")
+	}
 	if g.cfg.Load > 0 {
 		h.AddNote(fmt.Sprintf("Load: target %g, a_arr multiplied by %.6g", g.cfg.Load, g.factor))
 	} else if t := p.Target; t != nil && !g.cfg.OwnRate {
 		h.AddNote(fmt.Sprintf("Rate: the fitted log's %.4g jobs/day (its offered load %.4f on %d processors), a_arr multiplied by %.6g",
 			t.JobsPerDay, t.OfferedLoad, t.MachineProcs, g.factor))
 	}
-	rate, load := g.Expected()
-	h.AddNote(fmt.Sprintf("ExpectedRate: %.4g jobs/day", rate))
-	h.AddNote(fmt.Sprintf("ExpectedLoad: %.4f", load))
+	if g.cfg.Arrivals != SlotWeight {
+		h.AddNote(fmt.Sprintf("Arrivals: method %s (Lublin and Feitelson 2003, section 7.3); expected rate and load not predicted", g.cfg.Arrivals))
+	} else {
+		rate, load := g.Expected()
+		h.AddNote(fmt.Sprintf("ExpectedRate: %.4g jobs/day", rate))
+		h.AddNote(fmt.Sprintf("ExpectedLoad: %.4f", load))
+	}
 	js, _ := json.Marshal(p) // cannot fail: plain numbers and strings
 	h.AddNote("Parameters: " + string(js))
 	return h

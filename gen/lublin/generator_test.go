@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/hpcwl/hpcwl/swf"
 )
 
@@ -229,7 +231,7 @@ func TestValidation(t *testing.T) {
 		field string
 		edit  func(p *Params)
 	}{
-		{"whole.u_med", func(p *Params) { p.Whole.UMed = 6 }},
+		{"whole.u_med", func(p *Params) { p.Whole.UMed = 7.5 }},
 		{"whole.serial_prob", func(p *Params) { p.Whole.SerialProb = 1.2 }},
 		{"whole.pow2_prob", func(p *Params) { p.Whole.Pow2Prob = 0.9 }},
 		{"whole.a1", func(p *Params) { p.Whole.A1 = -1 }},
@@ -374,5 +376,44 @@ func TestTargetRate(t *testing.T) {
 		if r, _ := g.Expected(); math.Abs(r-own) > 1e-3*own {
 			t.Errorf("%+v: rate %v, want the parameters' own %v", cfg.OwnRate, r, own)
 		}
+	}
+}
+
+// TestHyperErlang checks the hyper-Erlang option (Lublin and Feitelson
+// (2003), section 5.2): integer shapes, component means kept, and generated
+// ln runtimes whose mean matches the hyper-Gamma's within sampling error.
+func TestHyperErlang(t *testing.T) {
+	e := WholeParams.HyperErlang()
+	if e.A1 != 4 || e.A2 != 312 || math.Abs(e.A1*e.B1-WholeParams.A1*WholeParams.B1) > 1e-12 || math.Abs(e.A2*e.B2-WholeParams.A2*WholeParams.B2) > 1e-12 {
+		t.Errorf("hyper-Erlang of the whole-sample set: %+v", e)
+	}
+	if got := (TypeParams{A1: 0.3, B1: 2, A2: 7.5, B2: 1}).HyperErlang(); got.A1 != 1 || got.B1 != 0.6 || got.A2 != 8 {
+		t.Errorf("shape below 1 and a half: %+v", got)
+	}
+	meanLn := func(jobs []swf.Job) (m, sd float64) {
+		var x []float64
+		for _, j := range jobs {
+			if j.Runtime >= 1 {
+				x = append(x, math.Log(float64(j.Runtime)))
+			}
+		}
+		m, sd = stat.MeanStdDev(x, nil)
+		return m, sd / math.Sqrt(float64(len(x)))
+	}
+	_, g, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 50000, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ej, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 50000, Seed: 9, HyperErlang: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mg, sg := meanLn(g)
+	me, se := meanLn(ej)
+	if d := math.Abs(mg - me); d > 4*math.Hypot(sg, se) {
+		t.Errorf("mean ln runtime: hyper-Gamma %.4f, hyper-Erlang %.4f (difference %.4f, 4 SE %.4f)", mg, me, d, 4*math.Hypot(sg, se))
+	}
+	if !strings.Contains(strings.Join(h.Notes(), "\n"), "hyper-Erlang") {
+		t.Error("header does not record the hyper-Erlang option")
 	}
 }

@@ -44,6 +44,23 @@ func (t TypeParams) MaxSize() int64 { return int64(math.Pow(2, t.UHi) + 0.5) }
 // log2(n+½)). The mass of powers of two above round(2^UHi), which the
 // generator draws again, is spread by normalizing.
 func (t TypeParams) SizeDistribution() []float64 {
+	pr := t.sizeMass()
+	sum := 0.0
+	for _, v := range pr {
+		sum += v
+	}
+	if sum > 0 {
+		for n := range pr {
+			pr[n] /= sum
+		}
+	}
+	return pr
+}
+
+// sizeMass is [TypeParams.SizeDistribution] before normalizing: each
+// size's probability under the sampler without the redraw of sizes above
+// the machine. It is linear in UProb, as the two-stage uniform's CDF is.
+func (t TypeParams) sizeMass() []float64 {
 	tsu := dist.TwoStageUniform{Low: t.ULow, Med: t.UMed, High: t.UHi, P: t.UProb}
 	nmax := int(t.MaxSize())
 	pr := make([]float64, nmax+1)
@@ -61,15 +78,6 @@ func (t TypeParams) SizeDistribution() []float64 {
 			lo = math.Log2(float64(n) - 0.5)
 		}
 		pr[n] += other * (tsu.CDF(math.Log2(float64(n)+0.5)) - tsu.CDF(lo))
-	}
-	sum := 0.0
-	for _, v := range pr {
-		sum += v
-	}
-	if sum > 0 {
-		for n := range pr {
-			pr[n] /= sum
-		}
 	}
 	return pr
 }

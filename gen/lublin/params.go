@@ -24,8 +24,9 @@ type TypeParams struct {
 	Pow2Prob float64 `json:"pow2_prob"`
 	// ULow, UMed, UHi and UProb are the two-stage uniform on log2(size) of
 	// parallel jobs: 0 <= ULow < UMed < UHi, UHi = log2 of the machine size,
-	// UMed in [UHi − 3.5, UHi − 1.5], UProb in [0, 1] (the program suggests
-	// [0.7, 0.95]).
+	// UProb in [0, 1]. For the paper's logs the program advises UMed in
+	// [UHi − 3.5, UHi − 1.5] and UProb in [0.7, 0.95]; a log with other sizes
+	// may need values outside those ranges, which are accepted.
 	ULow  float64 `json:"u_low"`
 	UMed  float64 `json:"u_med"`
 	UHi   float64 `json:"u_hi"`
@@ -219,9 +220,8 @@ func (t TypeParams) validate(class string) error {
 	if !(t.ULow >= 0 && t.ULow < t.UHi) {
 		return bad("u_low", t.ULow, fmt.Sprintf("in [0, u_hi) = [0, %g)", t.UHi))
 	}
-	lo, hi := math.Max(t.UHi-3.5, t.ULow), t.UHi-1.5
-	if !(t.UMed >= lo && t.UMed <= hi && t.UMed > t.ULow) {
-		return bad("u_med", t.UMed, fmt.Sprintf("in [u_hi − 3.5, u_hi − 1.5] = [%g, %g] and above u_low = %g", t.UHi-3.5, hi, t.ULow))
+	if !(t.UMed > t.ULow && t.UMed < t.UHi) {
+		return bad("u_med", t.UMed, fmt.Sprintf("in (u_low, u_hi) = (%g, %g)", t.ULow, t.UHi))
 	}
 	for _, f := range []struct {
 		name string
@@ -303,4 +303,26 @@ func WriteParams(w io.Writer, p Params) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(p)
+}
+
+// HyperErlang returns t with the runtime hyper-Gamma turned into a
+// hyper-Erlang, as Lublin and Feitelson (The workload on parallel
+// supercomputers, JPDC 63(11), 2003, section 5.2) suggest for efficient
+// computation: each shape (A1, A2) rounded to the nearest integer (at least
+// 1) and its scale changed so that the component mean A·B is kept.
+func (t TypeParams) HyperErlang() TypeParams {
+	erl := func(a, b float64) (float64, float64) {
+		k := math.Max(1, math.Round(a))
+		return k, a * b / k
+	}
+	t.A1, t.B1 = erl(t.A1, t.B1)
+	t.A2, t.B2 = erl(t.A2, t.B2)
+	return t
+}
+
+// HyperErlang returns p with every class's runtimes turned into a
+// hyper-Erlang ([TypeParams.HyperErlang]).
+func (p Params) HyperErlang() Params {
+	p.Whole, p.Batch, p.Interactive = p.Whole.HyperErlang(), p.Batch.HyperErlang(), p.Interactive.HyperErlang()
+	return p
 }

@@ -1,0 +1,139 @@
+package lublin
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// sizeMoments returns the smallest size of positive probability, the mean
+// and the standard deviation of a size distribution pr (pr[n] = P(size = n)).
+func sizeMoments(pr []float64) (minSize int, mean, sd float64) {
+	for n, v := range pr {
+		if v > 1e-12 && minSize == 0 {
+			minSize = n
+		}
+		mean += float64(n) * v
+	}
+	for n, v := range pr {
+		sd += v * (float64(n) - mean) * (float64(n) - mean)
+	}
+	return minSize, mean, math.Sqrt(sd)
+}
+
+// logSizes returns the smallest and mean size of a log's jobs of known size.
+func logSizes(procs []int64) (int64, float64) {
+	lo, s, k := int64(math.MaxInt64), 0.0, 0
+	for _, n := range procs {
+		if n < 1 {
+			continue
+		}
+		lo = min(lo, n)
+		s += float64(n)
+		k++
+	}
+	return lo, s / float64(k)
+}
+
+// TestFittedSizesMatchTheLog fits a log whose sizes are multiples of 8 on a
+// 1152-processor machine, the shape of SDSC-BLUE (53 % of the jobs on 8
+// processors, a thin tail up to the machine): the fitted model must not
+// draw sizes below the log's smallest nor move the mean size away from the
+// log's. A two-stage uniform fitted to the continuous log2 sizes and its
+// median forced into [UHi − 3.5, UHi − 1.5] drew sizes of 4 processors and
+// a mean 6 times the log's.
+func TestFittedSizesMatchTheLog(t *testing.T) {
+	// Runtimes and arrivals from the published model; sizes replaced.
+	_, jobs, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 20000, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int64{8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1152}
+	weights := []float64{530, 140, 15, 90, 10, 105, 12, 32, 30, 20, 8, 2}
+	cum := make([]float64, len(weights))
+	total := 0.0
+	for i, w := range weights {
+		total += w
+		cum[i] = total
+	}
+	r := rand.New(rand.NewPCG(7, 0))
+	var l Log
+	for _, j := range jobs {
+		u := r.Float64() * total
+		k := 0
+		for cum[k] < u {
+			k++
+		}
+		l.Submit = append(l.Submit, j.Submit)
+		l.Runtime = append(l.Runtime, j.Runtime)
+		l.Procs = append(l.Procs, sizes[k])
+	}
+	l.MachineProcs = 1152
+	p, _, err := FitLog(l, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logMin, logMean := logSizes(l.Procs)
+	modelMin, modelMean, _ := sizeMoments(p.SizeDistribution())
+	if int64(modelMin) < logMin {
+		t.Errorf("the fitted model draws sizes of %d processors; the log's smallest is %d", modelMin, logMin)
+	}
+	if math.Abs(modelMean-logMean) > 0.01*logMean {
+		t.Errorf("mean size: model %.2f, log %.2f", modelMean, logMean)
+	}
+	// The generator agrees with the exact distribution: a mean within four
+	// standard errors, no size below the log's.
+	_, gen, err := Generate(Config{Params: Params{Mode: Whole, Whole: p}, Jobs: 20000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	procs := make([]int64, len(gen))
+	for i := range gen {
+		procs[i] = gen[i].Procs
+	}
+	genMin, genMean := logSizes(procs)
+	_, _, sd := sizeMoments(p.SizeDistribution())
+	if se := sd / math.Sqrt(float64(len(gen))); genMin < logMin || math.Abs(genMean-modelMean) > 4*se {
+		t.Errorf("generated sizes: smallest %d (log %d), mean %.2f (model %.2f ± %.2f)", genMin, logMin, genMean, modelMean, 4*se)
+	}
+}
+
+// TestFittedSizesMatchRealLogs checks the same on shared logs: SDSC-BLUE
+// (sizes multiples of 8), LANL-CM5 (32 processors and more) and KTH-SP2.
+func TestFittedSizesMatchRealLogs(t *testing.T) {
+	for _, name := range []string{"SDSC-BLUE-2000-4.2-cln.swf.gz", "LANL-CM5-1994-4.1-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"} {
+		t.Run(name, func(t *testing.T) {
+			l, _ := readLog(t, name, nil)
+			var rep FitReport
+			var p TypeParams
+			if err := fitSizes(l, &rep, &p); err != nil {
+				t.Fatal(err)
+			}
+			logMin, logMean := logSizes(l.Procs)
+			modelMin, modelMean, _ := sizeMoments(p.SizeDistribution())
+			t.Logf("%s: smallest %d (log %d), mean %.2f (log %.2f), parallel KS D %.3f", name, modelMin, logMin, modelMean, logMean, rep.Sizes.TSUD)
+			if int64(modelMin) < logMin || math.Abs(modelMean-logMean) > 0.002*logMean {
+				t.Errorf("smallest %d (log %d), mean %.2f (log %.2f)", modelMin, logMin, modelMean, logMean)
+			}
+		})
+	}
+}
+
+// BenchmarkFitSizes fits the size model of a log of 20,000 jobs on a
+// 9,216-processor machine (the size of LLNL-Atlas), sizes multiples of 8.
+func BenchmarkFitSizes(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 0))
+	var l Log
+	for range 20000 {
+		l.Procs = append(l.Procs, 8*int64(1+r.IntN(16))*int64(1<<r.IntN(6)))
+	}
+	l.MachineProcs = 9216
+	b.ResetTimer()
+	for range b.N {
+		var rep FitReport
+		var p TypeParams
+		if err := fitSizes(l, &rep, &p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
