@@ -55,6 +55,13 @@ func TestPrepareFields(t *testing.T) {
 			{1, 10, 100, 200, 4}, {2, 20, 1, 1, 1}, {3, 30, 1, 50, 3}, {4, 40, 1, 1, 2}, {5, 50, 1, 1, 8}}, 0},
 		{"pyss at half speed", PrepareOptions{Semantics: SemanticsPyss, Machine: Machine{Speed: 0.5}}, []job{
 			{1, 10, 200, 400, 4}, {2, 20, 1, 1, 1}, {3, 30, 1, 100, 3}, {4, 40, 1, 1, 2}, {5, 50, 1, 1, 8}}, 0},
+		// A faster machine divides runtimes and requested times by the
+		// speed, rounded up (ceil(100 / 3) = 34, not 33): a job never
+		// takes less than its share of the traced work.
+		{"three times faster", PrepareOptions{Oversize: OversizeDrop, Machine: Machine{Speed: 3}}, []job{
+			{1, 10, 34, 67, 4}, {2, 20, 100, 34, 2}, {3, 30, 17, 17, 3}}, 1},
+		{"pyss three times faster", PrepareOptions{Semantics: SemanticsPyss, Machine: Machine{Speed: 3}}, []job{
+			{1, 10, 34, 67, 4}, {2, 20, 1, 1, 1}, {3, 30, 1, 17, 3}, {4, 40, 1, 1, 2}, {5, 50, 1, 1, 8}}, 0},
 	}
 	tr := prepTrace(t, log)
 	for _, c := range cases {
