@@ -158,14 +158,27 @@ func newDistribution(z *zakaySource, d *batchDelays, clock *trace.Clock, seed ui
 	per, all := userPools(z.g, d)
 	m := &distribution{d: d, per: per, all: all, rng: userRNGs(len(p.Users), seed), clock: clock,
 		night: make([]bool, len(p.Users)), weekend: make([]bool, len(p.Users)), shift: make([]int64, len(p.Users)), tr: p.Trace}
+	m.drawWorkers()
+	m.respTime = func(ix int32) sim.Time { return z.ends[ix] - z.submitted[ix] }
+	return m
+}
+
+// drawWorkers draws every user's kind from the user's generator: night
+// worker with probability 0.3, shift R uniform in whole seconds from -1 h to
+// 1 h, weekend worker with probability 0.2.
+func (m *distribution) drawWorkers() {
 	for u, r := range m.rng {
 		m.night[u] = r.Float64() >= 0.7
 		m.shift[u] = int64(r.IntN(7201)) - 3600
 		m.weekend[u] = r.Float64() >= 0.8
 	}
-	m.respTime = func(ix int32) sim.Time { return z.ends[ix] - z.submitted[ix] }
-	return m
 }
+
+// continuation returns the probability that a user continues the session
+// after a job of response time resp, 0.8/(0.05 r + 1) with r in minutes
+// (Zakay's thesis, section 12.2, after Shmueli and Feitelson); 0.8 without
+// a job.
+func continuation(resp sim.Time) float64 { return 0.8 / (0.05*float64(resp)/60 + 1) }
 
 // window returns the activity window of user u that starts on the local
 // day of t shifted by k days.
@@ -202,11 +215,11 @@ func (m *distribution) arrival(z *zakaySource, b int32, r Reason, now sim.Time) 
 		return a
 	}
 	rng := m.rng[u]
-	pc := 0.8
+	var resp sim.Time
 	if z.trigger >= 0 {
-		resp := float64(m.respTime(z.trigger)) / 60
-		pc = 0.8 / (0.05*resp + 1)
+		resp = m.respTime(z.trigger)
 	}
+	pc := continuation(resp)
 	pu := &m.per[u]
 	var delay int64
 	if rng.Float64() < pc {
