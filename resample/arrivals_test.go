@@ -1,0 +1,154 @@
+package resample_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/hpcwl/hpcwl/resample"
+)
+
+// manyTemporary is a 30-week log with the long-term users of spans30 and
+// 60 temporary users, active from week 6 to 18 for 1 to 7 weeks each, far
+// from both ends of the log.
+func manyTemporary(t *testing.T) *resample.Pools {
+	t.Helper()
+	spans := map[int32][2]int{1: {0, 29}, 2: {2, 20}, 3: {10, 29}, 4: {0, 13}}
+	for u := int32(5); u < 65; u++ {
+		a := 6 + int(u*7)%13
+		spans[u] = [2]int{a, a + int(u)%7}
+	}
+	p, err := resample.Classify(synth(30, "UTC", spans), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.LongTerm) != 4 || len(p.Temporary) != 60 {
+		t.Fatalf("%d long-term and %d temporary users, want 4 and 60", len(p.LongTerm), len(p.Temporary))
+	}
+	return p
+}
+
+// arrivalWeek returns the week in which a temporary copy's user starts:
+// 0 or less for the users present at the start (drawn from a week of
+// their activity moved to week 0), k >= 1 for an arrival of week k.
+func arrivalWeek(c *resample.Copy) int { return c.Shift + c.Sub().FirstWeek }
+
+// TestTemporaryArrivals checks that new temporary users arrive every week
+// of the generated period, r_T' = f |T| / L_w of them on average (Zakay's
+// thesis, chapter 3, section 4), at load factors 1 and 2.5. Arrivals of
+// one week are a sum of Bernoulli draws, so their total over K weeks and S
+// streams has a variance at most its mean m: the tolerance is 4 sqrt(m).
+func TestTemporaryArrivals(t *testing.T) {
+	p := manyTemporary(t)
+	const streams = 10
+	for _, f := range []float64{1, 2.5} {
+		var got, firstHalf, want float64
+		for s := uint64(0); s < streams; s++ {
+			w, err := p.Generate(resample.Options{Seed: 5, Stream: s, LoadFactor: f, Duration: 104 * week})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := f * float64(len(p.Temporary)) / float64(p.Weeks()); w.Params.WeeklyRate != r {
+				t.Fatalf("load factor %v: weekly rate %v, want f |T| / L_w = %v", f, w.Params.WeeklyRate, r)
+			}
+			// Weeks 1 to k hold every job of their arrivals; arrivals of
+			// the last, partial week may fall after the end.
+			k := 0
+			for w.WeekStart(k+2) <= w.Params.Duration {
+				k++
+			}
+			want += w.Params.WeeklyRate * float64(k)
+			for i := range w.Copies {
+				c := &w.Copies[i]
+				if a := arrivalWeek(c); c.Class == resample.Temporary && a >= 1 && a <= k {
+					got++
+					if a <= k/2 {
+						firstHalf++
+					}
+				}
+			}
+		}
+		tol := 4 * math.Sqrt(want)
+		t.Logf("load factor %v: %.0f arrivals in weeks 1 to the last whole week, want %.1f ± %.1f", f, got, want, tol)
+		if math.Abs(got-want) > tol {
+			t.Errorf("load factor %v: %.0f temporary arrivals, want %.1f ± %.1f", f, got, want, tol)
+		}
+		// Half of them in each half of the period (a binomial proportion
+		// of about got trials, tolerance four standard errors).
+		if h, tol := firstHalf/got, 4*math.Sqrt(0.25/got); math.Abs(h-0.5) > tol+1/got {
+			t.Errorf("load factor %v: %.3f of the arrivals in the first half of the weeks, want 0.5 ± %.3f", f, h, tol)
+		}
+	}
+}
+
+// TestInitialTemporaryScalesWithLoad checks that the temporary users
+// present at the start number f N_T0 on average, N_T0 the mean number of
+// temporary users active in a week of the log (the sum of their weeks
+// active over L_w). Each generation draws a Poisson number, so the total
+// over S streams is Poisson: the tolerance is 4 sqrt(mean).
+func TestInitialTemporaryScalesWithLoad(t *testing.T) {
+	p := manyTemporary(t)
+	active := 0
+	for _, u := range p.Temporary {
+		active += u.WeeksActive
+	}
+	nt0 := float64(active) / float64(p.Weeks())
+	const streams = 40
+	for _, f := range []float64{1, 3} {
+		got := 0.0
+		for s := uint64(0); s < streams; s++ {
+			w, err := p.Generate(resample.Options{Seed: 9, Stream: s, LoadFactor: f, Duration: 2 * week})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.Params.InitialTemporary != f*nt0 {
+				t.Fatalf("load factor %v: n_t0 %v, want %v", f, w.Params.InitialTemporary, f*nt0)
+			}
+			for i := range w.Copies {
+				if c := &w.Copies[i]; c.Class == resample.Temporary && arrivalWeek(c) <= 0 {
+					got++
+				}
+			}
+		}
+		want := streams * f * nt0
+		tol := 4 * math.Sqrt(want)
+		t.Logf("load factor %v: %.0f initial temporary users over %d streams, want %.1f ± %.1f", f, got, streams, want, tol)
+		if math.Abs(got-want) > tol {
+			t.Errorf("load factor %v: %.0f initial temporary users over %d streams, want %.1f ± %.1f", f, got, streams, want, tol)
+		}
+	}
+}
+
+// TestWeeksStartOnMonday checks that the weeks of a generated workload
+// begin at Monday 00:00 local time, across daylight-saving changes, for a
+// log that starts on a Thursday afternoon in Stockholm.
+func TestWeeksStartOnMonday(t *testing.T) {
+	tr := synth(30, "Europe/Stockholm", spans30)
+	// Thursday 4 January 2001, 14:30:20 UTC: 15:30:20 in Stockholm.
+	tr.Header.Set("UnixStartTime", "978618620")
+	p, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := p.Generate(resample.Options{Seed: 1, Duration: 60 * week})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Week 0 began on Monday 1 January, 00:00 local: 3 days, 15 h 30 min
+	// 20 s before time 0.
+	if got, want := w.WeekStart(0), -int64(3*day+15*3600+30*60+20); got != want {
+		t.Errorf("week 0 starts at %d, want %d", got, want)
+	}
+	// 60 weeks from a Thursday touch 61 weeks.
+	if w.Params.Weeks != 61 {
+		t.Errorf("%d weeks, want 61", w.Params.Weeks)
+	}
+	clk := tr.Clock()
+	for k := 0; k <= w.Params.Weeks; k++ {
+		s := clk.Time(w.WeekStart(k))
+		if s.Weekday() != time.Monday || s.Hour() != 0 || s.Minute() != 0 || s.Second() != 0 {
+			t.Errorf("week %d starts %v, not on Monday 00:00", k, s)
+		}
+	}
+	checkAligned(t, tr, w)
+}
