@@ -53,7 +53,8 @@ func TestUPSConformanceFullScan(t *testing.T) {
 	})
 }
 
-// TestUPSPriority works the priorities of spec section 9.5 by hand. A
+// TestUPSPriority works the priorities of Zakay's thesis, chapter 5,
+// section V, by hand. A
 // 4-processor machine is busy until 5 h. Job 2 (user 2, 4 processors,
 // requested 1 h) waits from 1 s; job 3 (user 3, 4 processors, requested
 // 0.5 h) arrives at 4.5 h. At 5 h user 3 has less work waiting (2 h x
@@ -63,6 +64,9 @@ func TestUPSConformanceFullScan(t *testing.T) {
 //   - alpha_user 1: Jpri(3) = 1 > Jpri(2) = 0.5, so job 3 starts first.
 //   - recency, alpha_user 1: user 3 submitted last and ranks first too.
 //   - alpha_user 0: arrival order, like EASY.
+//   - alpha_user a weighs the two terms: Jpri(2) = a/2 + (1-a) 5/4 and
+//     Jpri(3) = a + (1-a)/8 cross at a = 9/13 = 0.69, so job 2 starts first
+//     at 0.65 (0.7625 > 0.6938) and job 3 at 0.75 (0.6875 < 0.7813).
 func TestUPSPriority(t *testing.T) {
 	const h = 3600
 	jobs := []sim.Job{
@@ -80,6 +84,8 @@ func TestUPSPriority(t *testing.T) {
 		{"load 1", 1, sched.ByLoad, 5*h + h/2, 5 * h},
 		{"recency 1", 1, sched.ByRecency, 5*h + h/2, 5 * h},
 		{"load 0", 0, sched.ByLoad, 5 * h, 6 * h},
+		{"load 0.65", 0.65, sched.ByLoad, 5 * h, 6 * h},
+		{"load 0.75", 0.75, sched.ByLoad, 5*h + h/2, 5 * h},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
