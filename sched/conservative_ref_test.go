@@ -228,7 +228,7 @@ func TestConservativeTextbookRealLogs(t *testing.T) {
 				t.Fatal(err)
 			}
 			t0 := time.Now()
-			got, want := runBoth(t, schedtest.Case{Procs: w.Procs, Jobs: w.Jobs, Kill: true}, 0)
+			got, want := runBoth(t, schedtest.Case{Procs: w.Procs, Jobs: prefix(w.Jobs), Kill: true}, 0)
 			diff := 0
 			for i := range got {
 				if got[i] != want[i] {
