@@ -2,6 +2,10 @@ package resample_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/resample"
@@ -115,6 +119,75 @@ func TestTBUOSRegeneration(t *testing.T) {
 		}
 		if regen == resample.RegenGap && longGaps == 0 {
 			t.Errorf("no regenerated user had an off-activity gap of more than a week: the rules are not told apart")
+		}
+	}
+}
+
+// TestTBUOSTrace checks the log of a TBUOS run: one record per started
+// job, by simulated submit time and numbered from 1, with the simulated
+// wait, runtime, user and processors, status 0 for a job killed at its
+// requested time, and the job counts and parameters in the header.
+func TestTBUOSTrace(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := sched.New("easy")
+	run, err := p.TBUOS(context.Background(), s, resample.TBUOSOptions{Options: resample.Options{Seed: 4, Duration: 8 * week}, Kill: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rec struct {
+		submit, wait, runtime, reqTime int64
+		procs, user, status            int32
+	}
+	var want []rec
+	killed := 0
+	for i := range run.Result.Jobs {
+		o := &run.Result.Jobs[i]
+		if o.Start < 0 {
+			continue
+		}
+		st := int32(1)
+		if o.Killed {
+			st = 0
+			killed++
+		}
+		want = append(want, rec{int64(o.Submit), int64(o.Start - o.Submit), int64(o.End - o.Start), int64(o.Estimate), o.Procs, o.User, st})
+	}
+	if killed == 0 {
+		t.Fatal("no job was killed: the status field is not exercised")
+	}
+	lt := run.Trace(p, "scheduler easy")
+	var got []rec
+	for i, j := range lt.Jobs {
+		if j.ID != int64(i+1) || i > 0 && j.Submit < lt.Jobs[i-1].Submit {
+			t.Fatalf("record %d: ID %d at %d, after %d: not numbered by submit time", i, j.ID, j.Submit, lt.Jobs[max(i-1, 0)].Submit)
+		}
+		got = append(got, rec{j.Submit, j.Wait, j.Runtime, j.ReqTime, j.Procs, j.User, j.Status})
+	}
+	cmp := func(a, b rec) int {
+		return slices.Compare([]int64{a.submit, int64(a.user), a.wait, a.runtime, a.reqTime, int64(a.procs), int64(a.status)},
+			[]int64{b.submit, int64(b.user), b.wait, b.runtime, b.reqTime, int64(b.procs), int64(b.status)})
+	}
+	slices.SortFunc(got, cmp)
+	slices.SortFunc(want, cmp)
+	if !slices.Equal(got, want) {
+		t.Errorf("%d records, want %d, or their fields differ from the simulated jobs", len(got), len(want))
+	}
+	for _, k := range []string{"MaxJobs", "MaxRecords"} {
+		if v, _ := lt.Header.Get(k); v != strconv.Itoa(len(want)) {
+			t.Errorf("header %s: %q, want %d", k, v, len(want))
+		}
+	}
+	text := strings.Join(append(lt.Header.Notes(), lt.Header.GetAll(resample.KeySeed)...), "\n") + "\n" + strings.Join(lt.Header.GetAll(resample.KeyParams), "\n")
+	for _, s := range []string{"scheduler easy", "4 stream 0", "duration=4838400 ", fmt.Sprintf("regenerated=%d ", run.Regenerated)} {
+		if !strings.Contains(text, s) {
+			t.Errorf("header lacks %q:\n%s", s, text)
 		}
 	}
 }
