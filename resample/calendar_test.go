@@ -62,3 +62,13 @@ func TestCalendarFixedOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestWeekOfLocal checks the floor division of local seconds into weeks,
+// on both sides of week 0 and at the week boundaries.
+func TestWeekOfLocal(t *testing.T) {
+	for d, want := range map[int64]int{0: 0, 1: 0, Week - 1: 0, Week: 1, 3*Week + 5: 3, -1: -1, -Week + 1: -1, -Week: -1, -Week - 1: -2, -2 * Week: -2} {
+		if got := weekOfLocal(d); got != want {
+			t.Errorf("weekOfLocal(%d) = %d, want %d", d, got, want)
+		}
+	}
+}
