@@ -43,6 +43,11 @@ func TestMeasure(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, got, w)
 		}
 	}
+	// A job that starts at time 0 counts like any other.
+	first := measure(&sim.Result{Procs: 4, Jobs: []sim.Outcome{{Job: sim.Job{Submit: 0, Procs: 2}, Start: 0, End: 10}}}, 0, 100, 10, nil)
+	if first != (Metrics{Jobs: 1, Throughput: 1, Utilization: 20.0 / 400, Wait: 0, Response: 10, Slowdown: 1, BoundedSlowdown: 1}) {
+		t.Errorf("one job from time 0: %+v", first)
+	}
 	// Without a started job the means stay 0.
 	idle := measure(&sim.Result{Procs: 4, Jobs: []sim.Outcome{{Job: sim.Job{Submit: 5, Procs: 1}, Start: -1, End: -1}}}, 0, 100, 10, nil)
 	if idle != (Metrics{Jobs: 1}) {

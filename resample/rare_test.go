@@ -101,14 +101,3 @@ func TestRarePeriodBackwards(t *testing.T) {
 		t.Errorf("error %v, want one saying the period ends before it begins", err)
 	}
 }
-
-func TestParseClass(t *testing.T) {
-	for _, c := range []resample.Class{resample.LongTerm, resample.Temporary, resample.Discarded, resample.Rare} {
-		if got, err := resample.ParseClass(c.String()); err != nil || got != c {
-			t.Errorf("ParseClass(%q) = %v, %v", c, got, err)
-		}
-	}
-	if _, err := resample.ParseClass("permanent"); err == nil || !strings.Contains(err.Error(), "long-term, temporary, discarded, rare") {
-		t.Errorf("ParseClass(permanent): %v", err)
-	}
-}
