@@ -1,0 +1,36 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseReduction(t *testing.T) {
+	for _, r := range []Reduction{Transitive, Full, Recent} {
+		if got, err := ParseReduction(strings.ToUpper(r.String())); err != nil || got != r {
+			t.Errorf("ParseReduction(%q) = %v, %v", r, got, err)
+		}
+	}
+	if s := Reduction(7).String(); s != "Reduction(7)" {
+		t.Errorf("Reduction(7).String() = %q", s)
+	}
+	if _, err := ParseReduction("none"); err == nil || !strings.Contains(err.Error(), "transitive, full, recent") {
+		t.Errorf("ParseReduction(none): %v", err)
+	}
+}
+
+// TestFormatDuration pins the compact forms and reads each back.
+func TestFormatDuration(t *testing.T) {
+	for sec, want := range map[int64]string{0: "0", 1: "1s", 59: "59s", 60: "1m", 90: "1m30s", 3600: "1h", 5400: "1h30m",
+		86400: "1d", 86401: "1d1s", 2*86400 + 3661: "2d1h1m1s", -90: "-1m30s"} {
+		got := FormatDuration(sec)
+		if got != want {
+			t.Errorf("FormatDuration(%d) = %q, want %q", sec, got, want)
+		}
+		if sec >= 0 {
+			if back, err := ParseDuration(got); err != nil || back != sec {
+				t.Errorf("ParseDuration(%q) = %d, %v; want %d", got, back, err, sec)
+			}
+		}
+	}
+}
