@@ -104,6 +104,34 @@ func TestUPSPriority(t *testing.T) {
 	}
 }
 
+// TestUPSUserRank checks the two user metrics where they disagree. A
+// 4-processor machine is busy until 5 h; user 2's job (1 processor,
+// requested 1 h) arrives at 1 s and user 3's (4 processors, requested
+// 0.5 h) at 2 s. By load (requested time x processors, smallest first)
+// user 2 ranks first, 1 h x 1 < 0.5 h x 4: its job starts at 5 h and user
+// 3's at 6 h. By recency user 3, who submitted last, ranks first: its job
+// starts at 5 h and user 2's at 5.5 h.
+func TestUPSUserRank(t *testing.T) {
+	const h = 3600
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 5 * h, Estimate: 5 * h, Procs: 4, User: 1, Index: 0},
+		{ID: 2, Submit: 1, Runtime: h, Estimate: h, Procs: 1, User: 2, Index: 1},
+		{ID: 3, Submit: 2, Runtime: h / 2, Estimate: h / 2, Procs: 4, User: 3, Index: 2},
+	}
+	for _, tc := range []struct {
+		m              sched.UserMetric
+		start2, start3 sim.Time
+	}{{sched.ByLoad, 5 * h, 6 * h}, {sched.ByRecency, 5*h + h/2, 5 * h}} {
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), sched.NewUPS(1, tc.m), sim.Config{Procs: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s2, s3 := res.Jobs[1].Start, res.Jobs[2].Start; s2 != tc.start2 || s3 != tc.start3 {
+			t.Errorf("%v: job 2 starts at %d, job 3 at %d; want %d and %d", tc.m, s2, s3, tc.start2, tc.start3)
+		}
+	}
+}
+
 func TestUPSBadAlpha(t *testing.T) {
 	defer func() {
 		if recover() == nil {
