@@ -30,3 +30,37 @@ func TestWeeks(t *testing.T) {
 		}
 	}
 }
+
+// TestLongTermCycle checks that each long-term slot repeats its user's
+// activity every cycle, the number of local weeks the log touches (30
+// here), over a generated period of 200 weeks.
+func TestLongTermCycle(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := p.Generate(resample.Options{Seed: 3, Duration: 200 * week})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Params.CycleWeeks != 30 {
+		t.Fatalf("cycle of %d weeks, want 30", w.Params.CycleWeeks)
+	}
+	last := map[int32]int{}
+	repeats := 0
+	for _, c := range w.Copies {
+		if c.Class != resample.LongTerm {
+			continue
+		}
+		if prev, ok := last[c.Slot]; ok {
+			repeats++
+			if c.Shift-prev != 30 {
+				t.Errorf("slot %d: copies shifted by %d then %d weeks, want 30 apart", c.Slot, prev, c.Shift)
+			}
+		}
+		last[c.Slot] = c.Shift
+	}
+	if repeats < 4*len(last) {
+		t.Errorf("%d repeated copies for %d slots over 200 weeks, want at least 4 each", repeats, len(last))
+	}
+}
