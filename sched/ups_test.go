@@ -132,6 +132,26 @@ func TestUPSUserRank(t *testing.T) {
 	}
 }
 
+// TestUPSTieToSmallerID: users 3 and 2 wait with the same load (4 h x
+// processor each), user 3 first; the tie goes to user 2, the smaller ID,
+// whose job starts at 5 h on 2 processors while user 3's, on 4, waits
+// until 7 h.
+func TestUPSTieToSmallerID(t *testing.T) {
+	const h = 3600
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 5 * h, Estimate: 5 * h, Procs: 4, User: 1, Index: 0},
+		{ID: 2, Submit: 1, Runtime: h, Estimate: h, Procs: 4, User: 3, Index: 1},
+		{ID: 3, Submit: 2, Runtime: 2 * h, Estimate: 2 * h, Procs: 2, User: 2, Index: 2},
+	}
+	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), sched.NewUPS(1, sched.ByLoad), sim.Config{Procs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2, s3 := res.Jobs[1].Start, res.Jobs[2].Start; s2 != 7*h || s3 != 5*h {
+		t.Errorf("user 3's job starts at %d, user 2's at %d; want %d and %d", s2, s3, 7*h, 5*h)
+	}
+}
+
 func TestUPSBadAlpha(t *testing.T) {
 	defer func() {
 		if recover() == nil {
