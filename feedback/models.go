@@ -178,7 +178,7 @@ func (m *distribution) drawWorkers() {
 // after a job of response time resp, 0.8/(0.05 r + 1) with r in minutes
 // (Zakay's thesis, section 12.2, after Shmueli and Feitelson); 0.8 without
 // a job.
-func continuation(resp sim.Time) float64 { return 0.8 / (0.05*float64(resp)/60 + 1) }
+func continuation(resp sim.Time) float64 { return 0.8 / (0.05*(float64(resp)/60) + 1) }
 
 // window returns the activity window of user u that starts on the local
 // day of t shifted by k days.
