@@ -49,3 +49,19 @@ func TestJobAt(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedJobsAtTheEnds lists dropped jobs at the start, in a run in
+// the middle and at the end of a log.
+func TestDroppedJobsAtTheEnds(t *testing.T) {
+	const n = 20
+	want := []int32{0, 1, 7, 8, 9, 19}
+	var jobs []sim.Job
+	for i := range int32(n) {
+		if !slices.Contains(want, i) {
+			jobs = append(jobs, sim.Job{Index: i})
+		}
+	}
+	if got := droppedJobs(jobs, n); !slices.Equal(got, want) {
+		t.Errorf("dropped %v, want %v", got, want)
+	}
+}
