@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 func TestParseClass(t *testing.T) {
@@ -62,5 +63,42 @@ func TestLongTermCycle(t *testing.T) {
 	}
 	if repeats < 4*len(last) {
 		t.Errorf("%d repeated copies for %d slots over 200 weeks, want at least 4 each", repeats, len(last))
+	}
+}
+
+// TestUsableJobs checks which jobs enter the users' sub-traces: those with
+// a user (0 included), a submit time and a runtime of 0 or more and a
+// processor count, that are not partial-execution records (status 2, 3 or
+// 4); the others are counted as filtered.
+func TestUsableJobs(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	edits := []func(j *trace.Job){
+		// usable
+		func(j *trace.Job) { j.Submit = 0 },
+		func(j *trace.Job) { j.Runtime = 0 },
+		func(j *trace.Job) { j.User = 0 },
+		func(j *trace.Job) { j.Status = 0 },
+		func(j *trace.Job) { j.Status = 5 },
+		func(j *trace.Job) { j.Procs, j.ReqProcs = -1, 2 },
+		// filtered
+		func(j *trace.Job) { j.User = -1 },
+		func(j *trace.Job) { j.Runtime = -1 },
+		func(j *trace.Job) { j.Procs, j.ReqProcs = 0, -1 },
+		func(j *trace.Job) { j.Status = 2 },
+		func(j *trace.Job) { j.Status = 3 },
+		func(j *trace.Job) { j.Status = 4 },
+	}
+	for i, e := range edits {
+		e(&tr.Jobs[i])
+	}
+	p, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Filtered != 6 {
+		t.Errorf("%d jobs filtered, want 6", p.Filtered)
+	}
+	if p.Start != 0 {
+		t.Errorf("period starts at %d, want 0 (the first usable submit)", p.Start)
 	}
 }
