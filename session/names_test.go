@@ -34,3 +34,23 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string // part of the error, "" for none
+	}{
+		{Options{Method: Arrival, Threshold: 0}, ""},
+		{Options{Method: Arrival, Threshold: -1}, "must be >= 0"},
+		{Options{Method: Method(len(methodNames))}, "unknown method"},
+		{Options{Method: MaxCut, Threshold: 1200, Cut: 1}, ""},
+		{Options{Method: MaxCut, Threshold: 1200}, "needs a cut > 0"},
+		{Options{Method: LastCut, Threshold: 1200, Cut: -5}, "needs a cut > 0"},
+		{Options{Method: Max, Threshold: 1200}, ""},
+	} {
+		err := c.o.Validate()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: error %v, want %q", c.o, err, c.want)
+		}
+	}
+}
