@@ -152,6 +152,33 @@ func TestUPSTieToSmallerID(t *testing.T) {
 	}
 }
 
+// TestUPSBackfillsByUserRank: on 4 processors job 1 (user 1, 2
+// processors) runs from 0 to 100; job 2 (user 2, 4 processors, 10 s, the
+// least load) heads the queue from 1 s and gets the reservation at 100.
+// Jobs 3 (user 3, 2 processors, 50 s) and 4 (user 4, 2 processors, 40 s)
+// arrive together at 2 s and could each backfill; user 4 has less load
+// (80 against 100 processor-seconds), ranks higher, and goes first: job 4
+// runs from 2 s, job 3 from 42 s, job 2 at 100 s.
+func TestUPSBackfillsByUserRank(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 2, User: 1, Index: 0},
+		{ID: 2, Submit: 1, Runtime: 10, Estimate: 10, Procs: 4, User: 2, Index: 1},
+		{ID: 3, Submit: 2, Runtime: 50, Estimate: 50, Procs: 2, User: 3, Index: 2},
+		{ID: 4, Submit: 2, Runtime: 40, Estimate: 40, Procs: 2, User: 4, Index: 3},
+	}
+	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), sched.NewUPS(1, sched.ByLoad), sim.Config{Procs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sim.Time
+	for _, o := range res.Jobs {
+		got = append(got, o.Start)
+	}
+	if want := []sim.Time{0, 100, 42, 2}; !slices.Equal(got, want) {
+		t.Errorf("starts %v, want %v", got, want)
+	}
+}
+
 func TestUPSBadAlpha(t *testing.T) {
 	defer func() {
 		if recover() == nil {
