@@ -72,3 +72,23 @@ func TestWeekOfLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestPickWeighted checks the weighted choice at the edges of each
+// weight's interval, zero weights skipped, and an overshoot.
+func TestPickWeighted(t *testing.T) {
+	w := []float64{0, 2, 0, 3}
+	for _, c := range []struct {
+		x    float64
+		want int
+	}{{0, 1}, {1.99, 1}, {2, 3}, {4.99, 3}, {5, 3}, {7, 3}} {
+		if got := pickWeighted(w, c.x); got != c.want {
+			t.Errorf("pickWeighted(%v, %v) = %d, want %d", w, c.x, got, c.want)
+		}
+	}
+	if got := pickWeighted([]float64{1, 1, 1}, 1.5); got != 1 {
+		t.Errorf("pickWeighted([1 1 1], 1.5) = %d, want 1", got)
+	}
+	if got := pickWeighted([]float64{0, 0}, 0); got != -1 {
+		t.Errorf("no positive weight: %d, want -1", got)
+	}
+}
