@@ -114,7 +114,7 @@ func TestSummaryCounts(t *testing.T) {
 		{"one left", []Metrics{{Wait: 90, Saturated: true}, {Wait: 110}, {Wait: 300, Saturated: true}}, 2, []string{"1 unsaturated variant(s)"}},
 		{"outside", []Metrics{{Wait: 10}, {Wait: 20}, {Wait: 30, Saturated: true}}, 1, []string{"outside the range of the 2 variants for wait"}},
 	} {
-		r := &Result{Original: Metrics{Wait: 100, Utilization: 0}, Variants: c.variants}
+		r := &Result{Original: &Metrics{Wait: 100, Utilization: 0}, Variants: c.variants}
 		r.summarize(false)
 		if r.Saturated != c.saturated || r.Summary[2].Name != "wait" || r.Summary[2].N != len(c.variants)-c.saturated {
 			t.Errorf("%s: %d saturated, wait over %d variants; want %d and %d", c.name, r.Saturated, r.Summary[2].N, c.saturated, len(c.variants)-c.saturated)

@@ -41,8 +41,8 @@ func TestOriginalReplay(t *testing.T) {
 			t.Error("no job wider than 64 processors: the oversize count is not exercised")
 		}
 		if procs == size {
-			if d := run(0); d.Original != r.Original {
-				t.Errorf("machine size 0: original %+v, with the log's %d processors %+v", d.Original, size, r.Original)
+			if d := run(0); *d.Original != *r.Original {
+				t.Errorf("machine size 0: original %+v, with the log's %d processors %+v", *d.Original, size, *r.Original)
 			}
 		}
 	}
