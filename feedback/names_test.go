@@ -28,11 +28,12 @@ func TestParseModel(t *testing.T) {
 	}
 }
 
+// TestMedian: the lower median, the convention of every hpcwl table.
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		xs   []float64
 		want float64
-	}{{nil, 0}, {[]float64{4}, 4}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}} {
+	}{{nil, 0}, {[]float64{4}, 4}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2}} {
 		if got := median(c.xs); got != c.want {
 			t.Errorf("median(%v) = %v, want %v", c.xs, got, c.want)
 		}
