@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hpcwl/hpcwl/gen/lublin"
 	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
@@ -132,6 +134,70 @@ func BenchmarkConservativeVsEASY(b *testing.B) {
 					b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 				})
 			}
+		}
+	}
+}
+
+// lublinWorkload generates n jobs of the Lublin-Feitelson model (published
+// "whole" parameters, 128 processors, seed 1) at the given offered load and
+// prepares them as hpcwl simulate would (requested time = runtime).
+func lublinWorkload(b *testing.B, n int, load float64) *sim.Workload {
+	h, js, err := lublin.Generate(lublin.Config{Params: lublin.DefaultParams(lublin.Whole), Jobs: n, Load: load, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := &trace.Trace{Name: "lublin", Header: h, Procs: 128}
+	for i := range js {
+		j, err := trace.FromSWF(&js[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	w, err := sim.Prepare(tr, sim.PrepareOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+// BenchmarkSaturated simulates Lublin-Feitelson jobs at offered load 0.8
+// and 1.05 (a queue that never empties) under each backfilling scheduler,
+// the two loads run alternately in one process so that the ratio of their
+// times is measured under the same machine load; it reports that ratio
+// (sat/unsat) and the time per job of each. Goal: EASY at 1.05 costs at
+// most 3x the run at 0.8, and the cost is linear in the number of jobs.
+// Run: go test -run - -bench Saturated -benchtime 3x ./sched/
+func BenchmarkSaturated(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		for _, sc := range []string{"easy", "sjbf", "conservative", "ups"} {
+			b.Run(fmt.Sprintf("jobs=%d/%s", n, sc), func(b *testing.B) {
+				if n > 100_000 && sc != "easy" && testing.Short() {
+					b.Skip("1M jobs: EASY only in -short mode")
+				}
+				loads := []float64{0.8, 1.05}
+				var ws [2]*sim.Workload
+				for i, l := range loads {
+					ws[i] = lublinWorkload(b, n, l)
+				}
+				var el [2]time.Duration
+				jobs := make([]sim.Job, n)
+				for b.Loop() {
+					for i, w := range ws {
+						copy(jobs, w.Jobs)
+						s, _ := sched.New(sc)
+						t0 := time.Now()
+						if _, err := sim.Run(context.Background(), sim.NewReplay(jobs[:len(w.Jobs)]), s,
+							sim.Config{Procs: w.Procs, SizeHint: len(w.Jobs)}); err != nil {
+							b.Fatal(err)
+						}
+						el[i] += time.Since(t0)
+					}
+				}
+				b.ReportMetric(float64(el[0].Nanoseconds())/float64(b.N*len(ws[0].Jobs)), "ns/job@0.8")
+				b.ReportMetric(float64(el[1].Nanoseconds())/float64(b.N*len(ws[1].Jobs)), "ns/job@1.05")
+				b.ReportMetric(el[1].Seconds()/el[0].Seconds(), "sat/unsat")
+			})
 		}
 	}
 }

@@ -37,13 +37,13 @@ type EASY struct {
 	queue  []waiting // waiting jobs in arrival order; started ones stay as tombstones
 	dead   int       // tombstones in queue (never queue[0])
 	stale  bool      // a waiting job's prediction changed: queue[].dur is out of date
-	// Per block of blk queue entries, lower bounds of the entries' sizes
-	// and planned durations: a backfilling pass skips the blocks where no
-	// job can start. Block b holds the entries whose position plus base is
-	// in [b*blk, (b+1)*blk); base counts the entries the FCFS phase took
+	// The waiting jobs by size (EASY; SJBF keeps them by prediction in
+	// sorted): a backfilling pass over more than scanMax entries jumps to
+	// the next job that can start. Entry k of the queue is at position
+	// k+base of the index; base counts the entries the FCFS phase took
 	// off the front since the queue was last rebuilt.
-	bprocs  []int32
-	bdur    []sim.Time
+	idx     sizeIndex
+	scanMax int
 	base    int
 	pos     []int32 // SJBF: each queued job's position plus base, by ref
 	sorted  keyList // SJBF: waiting jobs by (planned duration, ref)
@@ -68,6 +68,7 @@ var _ sim.Reserver = (*EASY)(nil)
 type waiting struct {
 	ref   sim.Ref
 	procs int32    // tomb once started
+	at    int32    // EASY: its number within its size class of idx
 	dur   sim.Time // planned duration: prediction times the factor
 }
 
@@ -75,12 +76,15 @@ type waiting struct {
 // number of free processors, so that it never fits.
 const tomb = math.MaxInt32
 
-// blk is the number of queue entries per block of the skip bounds.
+// blk scales the queue lengths at which the queue is rebuilt.
 const blk = 64
 
-// push appends job q to the queue and lowers its block's bounds (EASY;
-// SJBF, which backfills in its own order, keeps the job's position
-// instead).
+// scanMax is the default number of queue entries a backfilling pass scans
+// one by one; beyond it the pass uses the size index.
+const scanMax = 64
+
+// push appends job q to the queue and indexes it by size (EASY; SJBF,
+// which backfills in its own order, keeps the job's position instead).
 func (s *EASY) push(q waiting) {
 	if s.byPred {
 		s.pos = grow(s.pos, q.ref, 0)
@@ -88,12 +92,7 @@ func (s *EASY) push(q waiting) {
 		s.queue = append(s.queue, q)
 		return
 	}
-	b := (len(s.queue) + s.base) / blk
-	if b == len(s.bprocs) {
-		s.bprocs, s.bdur = append(s.bprocs, q.procs), append(s.bdur, q.dur)
-	} else {
-		s.bprocs[b], s.bdur[b] = min(s.bprocs[b], q.procs), min(s.bdur[b], q.dur)
-	}
+	q.at = s.idx.push(q.procs, int32(len(s.queue)+s.base), q.dur)
 	s.queue = append(s.queue, q)
 }
 
@@ -102,7 +101,7 @@ func (s *EASY) push(q waiting) {
 func (s *EASY) rebuild(v *sim.View) {
 	q := s.queue
 	s.queue, s.base, s.dead = q[:0], 0, 0
-	s.bprocs, s.bdur = s.bprocs[:0], s.bdur[:0]
+	s.idx.reset()
 	for _, x := range q {
 		if x.procs != tomb {
 			x.dur = planned(v.Prediction(x.ref), s.factor)
@@ -119,7 +118,7 @@ func NewEASY(factor float64) *EASY {
 	if factor > 1 {
 		n = "easy-x" + trimFloat(factor)
 	}
-	return &EASY{factor: factor, name: n, head: -1, dirty: true}
+	return &EASY{factor: factor, name: n, head: -1, dirty: true, scanMax: scanMax}
 }
 
 // NewSJBF returns SJBF, shortest job backfilled first (Talby (2006), section
@@ -207,7 +206,8 @@ func (s *EASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	}
 	if len(s.queue) == 0 {
 		s.head, s.fresh, s.dirty = -1, s.fresh[:0], false
-		s.queue, s.base, s.bprocs, s.bdur = s.queue[:0], 0, s.bprocs[:0], s.bdur[:0]
+		s.queue, s.base = s.queue[:0], 0
+		s.idx.reset()
 		return dst
 	}
 	// 2. Shadow time and extra processors for the oldest waiting job.
@@ -301,33 +301,31 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 	extra := s.extra
 	unbounded := s.shadow == math.MaxInt64
 	horizon := shadow - now // a job ending by the shadow time lasts at most this
-	for k := from; k < len(s.queue) && free > 0; {
-		b := (k + s.base) / blk
-		end := min(len(s.queue), (b+1)*blk-s.base)
-		// No job of the block can start if none fits in the free
-		// processors, or none both ends in time and fits in the extra.
-		if bp := int(s.bprocs[b]); bp > free || !unbounded && s.bdur[b] > horizon && bp > extra {
-			k = end
+	for k := from; k < len(s.queue) && free > 0; k++ {
+		if len(s.queue)-k > s.scanMax {
+			g := s.idx.first(int32(k+s.base), free, extra, horizon, unbounded)
+			if g < 0 {
+				break
+			}
+			k = int(g) - s.base
+		}
+		q := &s.queue[k]
+		p := int(q.procs)
+		if p > free {
 			continue
 		}
-		for ; k < end && free > 0; k++ {
-			q := &s.queue[k]
-			p := int(q.procs)
-			if p > free {
-				continue
-			}
-			if unbounded || q.dur <= horizon {
-				free -= p
-			} else if p <= extra {
-				free -= p
-				extra -= p
-			} else {
-				continue
-			}
-			dst = s.start(v, q.ref, dst)
-			q.procs = tomb
-			s.dead++
+		if unbounded || q.dur <= horizon {
+			free -= p
+		} else if p <= extra {
+			free -= p
+			extra -= p
+		} else {
+			continue
 		}
+		dst = s.start(v, q.ref, dst)
+		s.idx.remove(q.procs, q.at)
+		q.procs = tomb
+		s.dead++
 	}
 	s.extra = extra
 	return dst
