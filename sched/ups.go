@@ -52,7 +52,6 @@ type UPS struct {
 	alpha    float64
 	metric   UserMetric
 	fullScan bool
-	queue    []sim.Ref
 	runs     runList
 	end      []sim.Time // planned end of running jobs, by ref
 	// Users are numbered densely in arrival order: ix maps a user ID to
@@ -61,22 +60,36 @@ type UPS struct {
 	id   []int32
 	user []int32
 	last []sim.Time // latest arrival, by user number
+	// The waiting jobs, by user number, in arrival order. Within a user
+	// Jpri falls with arrival (the same Upri, a shorter wait), so the
+	// queue in Jpri order is these lists merged, and in backfilling order
+	// (Upri, then arrival) it is them one after another: a pass sorts the
+	// users, not the jobs.
+	jobs   [][]sim.Ref // started jobs stay until dead passes half
+	dead   []int32
+	nwait  []int32
+	fresh  []bool    // the user's waiting jobs changed since load and small were summed
+	load   []float64 // requested time x processors of the waiting jobs, summed in arrival order
+	small  []int32   // fewest processors of a waiting job
+	active []int32   // users that had waiting jobs at some point since the last pass
+	listed []bool    // by user number: in active
+	gone   []bool    // by ref: started
+	nsize  []int32   // waiting jobs by size
+	minSz  int       // no waiting job is smaller
+	nWait  int
 	// scratch, by user number
-	load  []float64
 	upri  []float64
-	seen  []uint32
-	pass  uint32
 	users []int32
-	order []upsJob
-	rest  []sim.Ref
-	cands []upsJob
-	start []bool // by ref: started in this pass
+	merge []upsJob // heap: each user's first waiting job, by Jpri
 }
 
+// upsJob is a waiting job in the merge by Jpri (pri), or the user's
+// position in its list (at).
 type upsJob struct {
 	ref    sim.Ref
 	pri    float64
 	submit sim.Time
+	u, at  int32
 }
 
 var _ sim.Scheduler = (*UPS)(nil)
@@ -108,7 +121,6 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 	r := n.Job
 	switch n.Kind {
 	case sim.Arrived:
-		s.queue = append(s.queue, r)
 		id := v.User(r)
 		u, ok := s.ix[id]
 		if !ok {
@@ -116,13 +128,32 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 			s.ix[id] = u
 			s.id = append(s.id, id)
 			s.last = append(s.last, 0)
-			s.load = append(s.load, 0)
 			s.upri = append(s.upri, 0)
-			s.seen = append(s.seen, 0)
+			s.jobs = append(s.jobs, nil)
+			s.dead = append(s.dead, 0)
+			s.nwait = append(s.nwait, 0)
+			s.fresh = append(s.fresh, false)
+			s.load = append(s.load, 0)
+			s.small = append(s.small, 0)
+			s.listed = append(s.listed, false)
 		}
 		s.user = grow(s.user, r, 0)
 		s.user[r] = u
 		s.last[u] = max(s.last[u], v.Submit(r))
+		if !s.listed[u] {
+			s.listed[u] = true
+			s.active = append(s.active, u)
+		}
+		s.jobs[u] = append(s.jobs[u], r)
+		s.nwait[u]++
+		s.fresh[u] = false
+		p := v.Size(r)
+		s.nsize = grow(s.nsize, sim.Ref(p), 0)
+		s.nsize[p]++
+		if s.nWait == 0 || p < s.minSz {
+			s.minSz = p
+		}
+		s.nWait++
 	case sim.Ended:
 		s.end = grow(s.end, r, 0)
 		s.runs.remove(s.end[r], r)
@@ -140,23 +171,61 @@ func (s *UPS) startJob(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
 	s.end = grow(s.end, r, 0)
 	s.end[r] = v.Now() + v.Prediction(r)
 	s.runs.insert(running{end: s.end[r], ref: r, procs: int32(v.Size(r))})
+	s.gone = grow(s.gone, r, false)
+	s.gone[r] = true
+	u := s.user[r]
+	s.nwait[u]--
+	s.dead[u]++
+	s.fresh[u] = false
+	p := v.Size(r)
+	s.nsize[p]--
+	s.nWait--
+	for s.nWait > 0 && s.nsize[s.minSz] == 0 {
+		s.minSz++
+	}
 	return append(dst, r)
 }
 
+func (s *UPS) waiting(r sim.Ref) bool { return int(r) >= len(s.gone) || !s.gone[r] }
+
 // rankUsers sets Upri for every user with waiting jobs (by user number;
-// ties go to the smaller user ID).
+// ties go to the smaller user ID) and lists them in s.users by rank.
 func (s *UPS) rankUsers(v *sim.View) {
-	s.pass++
 	s.users = s.users[:0]
-	for _, r := range s.queue {
-		u := s.user[r]
-		if s.seen[u] != s.pass {
-			s.seen[u] = s.pass
-			s.load[u] = 0
-			s.users = append(s.users, u)
+	w := 0
+	for _, u := range s.active {
+		if s.nwait[u] == 0 {
+			s.listed[u] = false
+			continue
 		}
-		s.load[u] += float64(v.Estimate(r)) * float64(v.Size(r))
+		s.active[w] = u
+		w++
+		s.users = append(s.users, u)
+		if s.fresh[u] {
+			continue
+		}
+		// Summed in arrival order, as the jobs of one user always
+		// were: a float sum depends on its order.
+		if int(s.dead[u]) > len(s.jobs[u])/2 {
+			k := 0
+			for _, r := range s.jobs[u] {
+				if s.waiting(r) {
+					s.jobs[u][k] = r
+					k++
+				}
+			}
+			s.jobs[u], s.dead[u] = s.jobs[u][:k], 0
+		}
+		load, small := 0.0, int32(math.MaxInt32)
+		for _, r := range s.jobs[u] {
+			if s.waiting(r) {
+				load += float64(v.Estimate(r)) * float64(v.Size(r))
+				small = min(small, int32(v.Size(r)))
+			}
+		}
+		s.load[u], s.small[u], s.fresh[u] = load, small, true
 	}
+	s.active = s.active[:w]
 	slices.SortFunc(s.users, func(a, b int32) int {
 		if s.metric == ByRecency {
 			if c := cmpTime(s.last[b], s.last[a]); c != 0 {
@@ -185,63 +254,98 @@ func cmpTime(a, b sim.Time) int {
 	return 0
 }
 
-// Schedule implements [sim.Scheduler].
-func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
-	if len(s.queue) == 0 {
-		return dst
+// cmpJpri orders jobs by Jpri (higher first), then arrival.
+func cmpJpri(a, b *upsJob) int {
+	if a.pri != b.pri {
+		if a.pri > b.pri {
+			return -1
+		}
+		return 1
 	}
-	now, free := v.Now(), v.Free()
-	// Nothing can start when no waiting job fits in the free processors;
-	// the order of the queue does not matter (every pass sorts it).
-	fits := false
-	for _, r := range s.queue {
-		if v.Size(r) <= free {
-			fits = true
-			break
+	if c := cmpTime(a.submit, b.submit); c != 0 {
+		return c
+	}
+	return int(a.ref - b.ref)
+}
+
+// next sets j to the first waiting job of user u from position at of its
+// list, with its Jpri, and reports whether there is one.
+func (s *UPS) next(v *sim.View, u, at int32, head sim.Ref, j *upsJob) bool {
+	l := s.jobs[u]
+	for ; int(at) < len(l); at++ {
+		if r := l[at]; s.waiting(r) && r != head {
+			wait := float64(v.Now() - v.Submit(r))
+			pri := s.alpha*s.upri[u] + (1-s.alpha)*wait/upsAging
+			*j = upsJob{ref: r, pri: pri, submit: v.Submit(r), u: u, at: at}
+			return true
 		}
 	}
-	if !fits {
+	return false
+}
+
+func (s *UPS) siftDown(i int) {
+	h := s.merge
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && cmpJpri(&h[r], &h[l]) < 0 {
+			c = r
+		}
+		if cmpJpri(&h[i], &h[c]) <= 0 {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// Schedule implements [sim.Scheduler].
+func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	now, free := v.Now(), v.Free()
+	// Nothing can start when no waiting job fits in the free processors.
+	if s.nWait == 0 || s.minSz > free {
 		return dst
 	}
 	s.rankUsers(v)
-	s.order = s.order[:0]
-	for _, r := range s.queue {
-		wait := float64(now - v.Submit(r))
-		pri := s.alpha*s.upri[s.user[r]] + (1-s.alpha)*wait/upsAging
-		s.order = append(s.order, upsJob{r, pri, v.Submit(r)})
+	// 1. Start jobs in Jpri order: the users' lists merged.
+	s.merge = s.merge[:0]
+	for _, u := range s.users {
+		var j upsJob
+		if s.next(v, u, 0, -1, &j) {
+			s.merge = append(s.merge, j)
+		}
 	}
-	slices.SortFunc(s.order, func(a, b upsJob) int {
-		if a.pri != b.pri {
-			if a.pri > b.pri {
-				return -1
-			}
-			return 1
-		}
-		if c := cmpTime(a.submit, b.submit); c != 0 {
-			return c
-		}
-		return int(a.ref - b.ref)
-	})
-	// 1. Start jobs in priority order.
-	s.rest = s.rest[:0]
-	blocked := false
-	for _, j := range s.order {
-		if !blocked && v.Size(j.ref) <= free {
+	for i := len(s.merge)/2 - 1; i >= 0; i-- {
+		s.siftDown(i)
+	}
+	head := sim.Ref(-1)
+	for len(s.merge) > 0 {
+		j := &s.merge[0]
+		if v.Size(j.ref) <= free && (head < 0 || s.fullScan) {
 			free -= v.Size(j.ref)
 			dst = s.startJob(v, j.ref, dst)
-			continue
+		} else {
+			if head < 0 {
+				head = j.ref
+			}
+			if !s.fullScan {
+				break
+			}
 		}
-		if !s.fullScan {
-			blocked = true
+		if !s.next(v, j.u, j.at+1, -1, j) {
+			last := len(s.merge) - 1
+			s.merge[0] = s.merge[last]
+			s.merge = s.merge[:last]
 		}
-		s.rest = append(s.rest, j.ref)
+		s.siftDown(0)
 	}
-	if len(s.rest) == 0 || free == 0 {
-		s.queue = append(s.queue[:0], s.rest...)
+	if head < 0 || free == 0 {
 		return dst
 	}
 	// 2. Reservation for the first remaining job.
-	head := s.rest[0]
 	need := v.Size(head)
 	freed := free
 	shadow := sim.Time(math.MaxInt64)
@@ -259,52 +363,34 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		shadow = max(shadow, now)
 	}
 	// 3. Backfill the others in user-priority order, then arrival order.
-	s.cands = s.cands[:0]
-	for _, r := range s.rest[1:] {
-		s.cands = append(s.cands, upsJob{r, s.upri[s.user[r]], v.Submit(r)})
-	}
-	slices.SortFunc(s.cands, func(a, b upsJob) int {
-		if a.pri != b.pri {
-			if a.pri > b.pri {
-				return -1
-			}
-			return 1
-		}
-		if c := cmpTime(a.submit, b.submit); c != 0 {
-			return c
-		}
-		return int(a.ref - b.ref)
-	})
-	startedAny := false
-	for _, c := range s.cands {
+	for _, u := range s.users {
 		if free == 0 {
 			break
 		}
-		r := c.ref
-		p := v.Size(r)
-		if p > free {
+		if int(s.small[u]) > free { // small bounds the sizes still waiting
 			continue
 		}
-		if shadow == math.MaxInt64 || now+v.Prediction(r) <= shadow {
-			free -= p
-		} else if p <= extra {
-			free -= p
-			extra -= p
-		} else {
-			continue
+		for _, r := range s.jobs[u] {
+			if free == 0 {
+				break
+			}
+			if r == head || !s.waiting(r) {
+				continue
+			}
+			p := v.Size(r)
+			if p > free {
+				continue
+			}
+			if shadow == math.MaxInt64 || now+v.Prediction(r) <= shadow {
+				free -= p
+			} else if p <= extra {
+				free -= p
+				extra -= p
+			} else {
+				continue
+			}
+			dst = s.startJob(v, r, dst)
 		}
-		dst = s.startJob(v, r, dst)
-		s.start = grow(s.start, r, false)
-		s.start[r] = true
-		startedAny = true
-	}
-	s.queue = s.queue[:0]
-	for _, r := range s.rest {
-		if startedAny && int(r) < len(s.start) && s.start[r] {
-			s.start[r] = false
-			continue
-		}
-		s.queue = append(s.queue, r)
 	}
 	return dst
 }
