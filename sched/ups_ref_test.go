@@ -48,7 +48,6 @@ type refUPSJob struct {
 	submit sim.Time
 }
 
-
 // NewrefUPS returns a refUPS scheduler with user weight alphaUser in [0, 1] and
 // the given user metric. It panics on an alphaUser outside [0, 1].
 func NewrefUPS(alphaUser float64, m UserMetric) *refUPS {
@@ -142,7 +141,6 @@ func (s *refUPS) rankUsers(v *sim.View) {
 		s.upri[u] = 1 / float64(i+1)
 	}
 }
-
 
 // Schedule implements [sim.Scheduler].
 func (s *refUPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
