@@ -170,7 +170,7 @@ func lublinWorkload(b *testing.B, n int, load float64) *sim.Workload {
 // Run: go test -run - -bench Saturated -benchtime 3x ./sched/
 func BenchmarkSaturated(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
-		for _, sc := range []string{"easy", "sjbf", "conservative", "ups"} {
+		for _, sc := range []string{"easy", "sjbf", "sjf", "ups", "conservative"} {
 			b.Run(fmt.Sprintf("jobs=%d/%s", n, sc), func(b *testing.B) {
 				if n > 100_000 && sc != "easy" && testing.Short() {
 					b.Skip("1M jobs: EASY only in -short mode")

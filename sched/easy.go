@@ -45,8 +45,9 @@ type EASY struct {
 	idx     sizeIndex
 	scanMax int
 	base    int
-	pos     []int32 // SJBF: each queued job's position plus base, by ref
-	sorted  keyList // SJBF: waiting jobs by (planned duration, ref)
+	pos     []int32   // SJBF: each queued job's position plus base, by ref
+	sorted  keyList   // SJBF: waiting jobs by (planned duration, ref)
+	bySize  sizeLists // SJBF: the same by size
 	key     []sim.Time
 	runs    runList
 	fresh   []sim.Ref // arrivals since the last pass
@@ -149,6 +150,7 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 			s.key = grow(s.key, r, 0)
 			s.key[r] = planned(v.Prediction(r), s.factor)
 			s.sorted.insert(s.key[r], r)
+			s.bySize.list(int32(v.Size(r))).insert(s.key[r], r)
 		}
 	case sim.Ended:
 		s.key = grow(s.key, r, 0)
@@ -165,8 +167,11 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 			s.stale = true
 			if s.byPred {
 				s.sorted.remove(s.key[r], r)
+				l := s.bySize.list(int32(v.Size(r)))
+				l.remove(s.key[r], r)
 				s.key[r] = k
 				s.sorted.insert(k, r)
+				l.insert(k, r)
 			}
 		}
 		s.dirty = true
@@ -177,6 +182,7 @@ func (s *EASY) start(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
 	s.key = grow(s.key, r, 0)
 	if s.byPred {
 		s.sorted.remove(s.key[r], r)
+		s.bySize.list(int32(v.Size(r))).remove(s.key[r], r)
 	}
 	s.key[r] = v.Now() + planned(v.Prediction(r), s.factor)
 	s.runs.insert(running{end: s.key[r], ref: r, procs: int32(v.Size(r))})
@@ -274,6 +280,24 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 				cands = append(cands, keyed{s.key[r], r})
 			}
 			sortKeyed(cands)
+		}
+		if !onlyFresh && len(cands) > s.scanMax {
+			// The same walk, jumping from one job that can start to
+			// the next through the lists by size.
+			unbounded := s.shadow == math.MaxInt64
+			k, r := sim.Time(math.MinInt64), sim.Ref(math.MinInt32)
+			for free > 0 {
+				c, found := s.bySize.next(k, r, s.head, free, s.extra, shadow-now, unbounded)
+				if !found {
+					break
+				}
+				if !ok(c.ref) {
+					panic("sched: SJBF size lists out of step with the queue")
+				}
+				s.started = append(s.started, c.ref)
+				k, r = c.key, c.ref+1
+			}
+			cands = nil
 		}
 		for _, c := range cands {
 			if free == 0 {

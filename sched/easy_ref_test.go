@@ -224,9 +224,13 @@ func (s *refEASY) Name() string { return s.name }
 // take into account on its next pass.
 type reviser struct{}
 
+var _ sim.LearningPredictor = reviser{}
+
 func (reviser) Predict(j *sim.Job) sim.Time { return j.Estimate }
 
 func (reviser) Missed(_ *sim.Job, m sim.MissInfo) sim.Time { return m.Elapsed + 5 }
+
+func (reviser) Arrived(_ *sim.View, _ sim.Ref, dst []sim.Update) []sim.Update { return dst }
 
 func (reviser) Started(_ *sim.View, _ sim.Ref, dst []sim.Update) []sim.Update { return dst }
 
@@ -277,13 +281,15 @@ func longQueue(t *rapid.T, maxJobs int) schedtest.Case {
 func matchReference(rt *rapid.T, c schedtest.Case) {
 	{
 		c.Kill = rapid.Bool().Draw(rt, "kill")
-		switch rapid.IntRange(0, 3).Draw(rt, "predictor") {
+		switch rapid.IntRange(0, 4).Draw(rt, "predictor") {
 		case 1:
 			c.Predictor = sim.Perfect{}
 		case 2:
 			c.Predictor = sim.Constant{Value: 1}
 		case 3:
 			c.Predictor = reviser{}
+		case 4:
+			c.Predictor = wobbler{}
 		}
 		factor := float64(rapid.IntRange(0, 2).Draw(rt, "factor"))
 		byPred := rapid.Bool().Draw(rt, "sjbf")

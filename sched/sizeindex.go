@@ -160,3 +160,57 @@ func (x *sizeIndex) first(from int32, free, extra int, horizon sim.Time, unbound
 	}
 	return best
 }
+
+// sizeLists keeps SJBF's waiting jobs by size, each size's jobs in order
+// of (planned duration, ref): a backfilling pass over a long queue finds
+// the next job in that order that fits from the first job at or after its
+// position in each size that fits, instead of walking the whole order.
+type sizeLists struct {
+	class []int32 // by size: class number + 1, 0 if none
+	sizes []int32 // class numbers in ascending order of size
+	procs []int32 // by class number
+	lists []keyList
+}
+
+func (x *sizeLists) list(procs int32) *keyList {
+	x.class = grow(x.class, sim.Ref(procs), 0)
+	c := x.class[procs]
+	if c == 0 {
+		x.procs = append(x.procs, procs)
+		x.lists = append(x.lists, keyList{})
+		c = int32(len(x.procs))
+		x.class[procs] = c
+		i, _ := slices.BinarySearchFunc(x.sizes, procs, func(k int32, p int32) int { return int(x.procs[k] - p) })
+		x.sizes = slices.Insert(x.sizes, i, c-1)
+	}
+	return &x.lists[c-1]
+}
+
+// next returns the first job in (key, ref) order at or after (k, r),
+// other than skip, that fits in free processors and either has a key of
+// at most horizon or needs at most extra processors (any key when
+// unbounded); ok is false if there is none.
+func (x *sizeLists) next(k sim.Time, r sim.Ref, skip sim.Ref, free, extra int, horizon sim.Time, unbounded bool) (best keyed, ok bool) {
+	for _, c := range x.sizes {
+		p := int(x.procs[c])
+		if p > free {
+			break
+		}
+		l := &x.lists[c]
+		i := l.search(k, r)
+		if i < len(l.a) && l.a[i].ref == skip {
+			i++
+		}
+		if i == len(l.a) {
+			continue
+		}
+		y := l.a[i]
+		if !unbounded && p > extra && y.key > horizon {
+			continue
+		}
+		if !ok || y.key < best.key || y.key == best.key && y.ref < best.ref {
+			best, ok = y, true
+		}
+	}
+	return best, ok
+}

@@ -6,7 +6,11 @@ import "github.com/hpcwl/hpcwl/sim"
 // in order of ascending runtime prediction (ties by arrival) while the
 // first one fits; there is no backfilling. It starves long jobs.
 type SJF struct {
-	queue keyList
+	// Waiting jobs by (prediction, ref) in a heap: a pass looks only at
+	// the jobs it starts and the first that does not fit. An entry whose
+	// key is no longer its job's (a changed prediction, or started: key
+	// -1) is dropped when it comes to the top.
+	queue resHeap
 	key   []sim.Time
 }
 
@@ -24,12 +28,11 @@ func (s *SJF) Notify(v *sim.View, n sim.Notice) {
 	case sim.Arrived:
 		s.key = grow(s.key, n.Job, 0)
 		s.key[n.Job] = v.Prediction(n.Job)
-		s.queue.insert(s.key[n.Job], n.Job)
+		s.queue.push(keyed{s.key[n.Job], n.Job})
 	case sim.PredictionChanged:
-		if v.Waiting(n.Job) {
-			s.queue.remove(s.key[n.Job], n.Job)
+		if v.Waiting(n.Job) && s.key[n.Job] != v.Prediction(n.Job) {
 			s.key[n.Job] = v.Prediction(n.Job)
-			s.queue.insert(s.key[n.Job], n.Job)
+			s.queue.push(keyed{s.key[n.Job], n.Job})
 		}
 	}
 }
@@ -37,14 +40,19 @@ func (s *SJF) Notify(v *sim.View, n sim.Notice) {
 // Schedule implements [sim.Scheduler].
 func (s *SJF) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	free := v.Free()
-	i := 0
-	for i < len(s.queue.a) && v.Size(s.queue.a[i].ref) <= free {
-		free -= v.Size(s.queue.a[i].ref)
-		dst = append(dst, s.queue.a[i].ref)
-		i++
-	}
-	if i > 0 {
-		s.queue.a = append(s.queue.a[:0], s.queue.a[i:]...)
+	for len(s.queue) > 0 {
+		x := s.queue[0]
+		if s.key[x.ref] != x.key {
+			s.queue.pop() // stale
+			continue
+		}
+		if v.Size(x.ref) > free {
+			break
+		}
+		s.queue.pop()
+		free -= v.Size(x.ref)
+		s.key[x.ref] = -1
+		dst = append(dst, x.ref)
 	}
 	return dst
 }

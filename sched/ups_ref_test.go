@@ -6,7 +6,6 @@ package sched
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -46,28 +45,6 @@ type refUPSJob struct {
 	ref    sim.Ref
 	pri    float64
 	submit sim.Time
-}
-
-// NewrefUPS returns a refUPS scheduler with user weight alphaUser in [0, 1] and
-// the given user metric. It panics on an alphaUser outside [0, 1].
-func NewrefUPS(alphaUser float64, m UserMetric) *refUPS {
-	if !(alphaUser >= 0 && alphaUser <= 1) {
-		panic("sched: refUPS alpha_user outside [0, 1]")
-	}
-	return &refUPS{alpha: alphaUser, metric: m, ix: map[int32]int32{}}
-}
-
-// SetFullScan makes the first pass start every job that fits, in priority
-// order, instead of stopping at the first that does not (the literal reading
-// of Zakay's thesis, chapter 5, section V; stopping at the first job that does
-// not fit, as EASY does, is our default where the thesis leaves the first pass
-// open).
-func (s *refUPS) SetFullScan(on bool) { s.fullScan = on }
-
-// Name returns "ups-load" or "ups-recency" with the user weight, e.g.
-// "ups-load(0.5)".
-func (s *refUPS) Name() string {
-	return fmt.Sprintf("ups-%s(%s)", s.metric, trimFloat(s.alpha))
 }
 
 // Notify implements [sim.Scheduler].
@@ -269,13 +246,16 @@ func (s *refUPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 // TestUPSMatchesReference runs UPS and its reference version on random
 // workloads with ties (small ones and saturated ones with hundreds of
 // queued jobs), with both metrics, several user weights, the full scan
-// or not, killing or not and with requested-time or perfect predictions,
-// and requires the same schedules.
+// or not, killing or not and with requested-time, perfect or revised
+// predictions, and requires the same schedules.
 func TestUPSMatchesReference(t *testing.T) {
 	check := func(rt *rapid.T, c schedtest.Case) {
 		c.Kill = rapid.Bool().Draw(rt, "kill")
-		if rapid.Bool().Draw(rt, "perfect") {
+		switch rapid.IntRange(0, 2).Draw(rt, "predictor") {
+		case 1:
 			c.Predictor = sim.Perfect{}
+		case 2:
+			c.Predictor = wobbler{}
 		}
 		users := rapid.IntRange(1, 12).Draw(rt, "users")
 		for i := range c.Jobs {
