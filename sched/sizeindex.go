@@ -94,13 +94,13 @@ func (m *minTree) first(i int, h sim.Time) int {
 // of its jobs in order with their planned durations in a [minTree]; a
 // query visits the sizes that fit in the free processors.
 type sizeIndex struct {
-	class []int32 // by size: class number + 1, 0 if none
 	sizes []int32 // class numbers in ascending order of size
 	cls   []sizeClass
 }
 
 type sizeClass struct {
 	procs int32
+	alive int32   // jobs not started
 	pos   []int32 // queue positions, ascending
 	dur   minTree // planned durations; never once started
 }
@@ -109,7 +109,7 @@ type sizeClass struct {
 func (x *sizeIndex) reset() {
 	for i := range x.cls {
 		c := &x.cls[i]
-		c.pos = c.pos[:0]
+		c.pos, c.alive = c.pos[:0], 0
 		c.dur.reset()
 	}
 }
@@ -118,24 +118,44 @@ func (x *sizeIndex) reset() {
 // position pos (above every position added since the last reset) and
 // returns its number within its class.
 func (x *sizeIndex) push(procs int32, pos int32, d sim.Time) int32 {
-	x.class = grow(x.class, sim.Ref(procs), 0)
-	c := x.class[procs]
-	if c == 0 {
+	i, ok := slices.BinarySearchFunc(x.sizes, procs, x.cmp)
+	if !ok {
 		x.cls = append(x.cls, sizeClass{procs: procs})
-		c = int32(len(x.cls))
-		x.class[procs] = c
-		i, _ := slices.BinarySearchFunc(x.sizes, procs, func(k int32, p int32) int { return int(x.cls[k].procs - p) })
-		x.sizes = slices.Insert(x.sizes, i, c-1)
+		x.sizes = slices.Insert(x.sizes, i, int32(len(x.cls)-1))
 	}
-	cl := &x.cls[c-1]
+	cl := &x.cls[x.sizes[i]]
+	cl.alive++
 	cl.pos = append(cl.pos, pos)
 	cl.dur.push(d)
 	return int32(len(cl.pos) - 1)
 }
 
+func (x *sizeIndex) cmp(c int32, procs int32) int { return int(x.cls[c].procs - procs) }
+
+// set gives job number at of the class of procs the planned duration d
+// (never: started).
+func (x *sizeIndex) set(procs, at int32, d sim.Time) {
+	i, _ := slices.BinarySearchFunc(x.sizes, procs, x.cmp)
+	x.cls[x.sizes[i]].dur.set(int(at), d)
+}
+
 // remove marks job number at of the class of procs started.
 func (x *sizeIndex) remove(procs, at int32) {
-	x.cls[x.class[procs]-1].dur.set(int(at), never)
+	i, _ := slices.BinarySearchFunc(x.sizes, procs, x.cmp)
+	cl := &x.cls[x.sizes[i]]
+	cl.alive--
+	cl.dur.set(int(at), never)
+}
+
+// smallest returns the size of the smallest job not started, or
+// math.MaxInt32.
+func (x *sizeIndex) smallest() int32 {
+	for _, c := range x.sizes {
+		if x.cls[c].alive > 0 {
+			return x.cls[c].procs
+		}
+	}
+	return math.MaxInt32
 }
 
 // first returns the lowest queue position >= from of a job that fits in

@@ -3,6 +3,7 @@ package sched
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/hpcwl/hpcwl/sim"
@@ -68,14 +69,18 @@ type UPS struct {
 	jobs   [][]sim.Ref // started jobs stay until dead passes half
 	dead   []int32
 	nwait  []int32
-	fresh  []bool    // the user's waiting jobs changed since load and small were summed
-	load   []float64 // requested time x processors of the waiting jobs, summed in arrival order
-	small  []int32   // fewest processors of a waiting job
-	active []int32   // users that had waiting jobs at some point since the last pass
-	listed []bool    // by user number: in active
-	gone   []bool    // by ref: started
-	nsize  []int32   // waiting jobs by size
-	minSz  int       // no waiting job is smaller
+	fresh  []bool      // the user's waiting jobs changed since load and small were summed
+	load   []float64   // requested time x processors of the waiting jobs, summed in arrival order
+	small  []int32     // fewest processors of a waiting job
+	tot    [][2]uint64 // the same sum in integers (high, low words)
+	lo     []int32     // no waiting job before this position of the user's list
+	idx    []sizeIndex // each user's waiting jobs by size, at their positions in the list
+	at     []int32     // by ref: number of the job within its class of idx
+	active []int32     // users that had waiting jobs at some point since the last pass
+	listed []bool      // by user number: in active
+	gone   []bool      // by ref: started
+	nsize  []int32     // waiting jobs by size
+	minSz  int         // no waiting job is smaller
 	nWait  int
 	// scratch, by user number
 	upri  []float64
@@ -136,6 +141,9 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 			s.load = append(s.load, 0)
 			s.small = append(s.small, 0)
 			s.listed = append(s.listed, false)
+			s.tot = append(s.tot, [2]uint64{})
+			s.lo = append(s.lo, 0)
+			s.idx = append(s.idx, sizeIndex{})
 		}
 		s.user = grow(s.user, r, 0)
 		s.user[r] = u
@@ -144,9 +152,12 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 			s.listed[u] = true
 			s.active = append(s.active, u)
 		}
+		s.at = grow(s.at, r, 0)
+		s.at[r] = s.idx[u].push(int32(v.Size(r)), int32(len(s.jobs[u])), v.Prediction(r))
 		s.jobs[u] = append(s.jobs[u], r)
 		s.nwait[u]++
 		s.fresh[u] = false
+		s.tot[u] = add128(s.tot[u], area(v, r))
 		p := v.Size(r)
 		s.nsize = grow(s.nsize, sim.Ref(p), 0)
 		s.nsize[p]++
@@ -163,8 +174,28 @@ func (s *UPS) Notify(v *sim.View, n sim.Notice) {
 			s.runs.remove(s.end[r], r)
 			s.end[r] = v.Start(r) + v.Prediction(r)
 			s.runs.insert(running{end: s.end[r], ref: r, procs: int32(v.Size(r))})
+		} else if s.waiting(r) {
+			s.idx[s.user[r]].set(int32(v.Size(r)), s.at[r], v.Prediction(r))
 		}
 	}
+}
+
+// area returns job r's requested time x processors as a 128-bit integer.
+func area(v *sim.View, r sim.Ref) [2]uint64 {
+	hi, lo := bits.Mul64(uint64(v.Estimate(r)), uint64(v.Size(r)))
+	return [2]uint64{hi, lo}
+}
+
+func add128(a, b [2]uint64) [2]uint64 {
+	lo, c := bits.Add64(a[1], b[1], 0)
+	hi, _ := bits.Add64(a[0], b[0], c)
+	return [2]uint64{hi, lo}
+}
+
+func sub128(a, b [2]uint64) [2]uint64 {
+	lo, c := bits.Sub64(a[1], b[1], 0)
+	hi, _ := bits.Sub64(a[0], b[0], c)
+	return [2]uint64{hi, lo}
 }
 
 func (s *UPS) startJob(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
@@ -177,6 +208,8 @@ func (s *UPS) startJob(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
 	s.nwait[u]--
 	s.dead[u]++
 	s.fresh[u] = false
+	s.tot[u] = sub128(s.tot[u], area(v, r))
+	s.idx[u].remove(int32(v.Size(r)), s.at[r])
 	p := v.Size(r)
 	s.nsize[p]--
 	s.nWait--
@@ -204,26 +237,24 @@ func (s *UPS) rankUsers(v *sim.View) {
 		if s.fresh[u] {
 			continue
 		}
-		// Summed in arrival order, as the jobs of one user always
-		// were: a float sum depends on its order.
 		if int(s.dead[u]) > len(s.jobs[u])/2 {
-			k := 0
-			for _, r := range s.jobs[u] {
-				if s.waiting(r) {
-					s.jobs[u][k] = r
-					k++
-				}
-			}
-			s.jobs[u], s.dead[u] = s.jobs[u][:k], 0
+			s.compact(v, u)
 		}
-		load, small := 0.0, int32(math.MaxInt32)
+		s.small[u], s.fresh[u] = s.idx[u].smallest(), true
+		// The load was always summed in arrival order, and a float sum
+		// depends on its order; but when the exact total is below 2^53
+		// every term and partial sum is an exact integer, in any order.
+		if t := s.tot[u]; t[0] == 0 && t[1] <= 1<<53 {
+			s.load[u] = float64(t[1])
+			continue
+		}
+		load := 0.0
 		for _, r := range s.jobs[u] {
 			if s.waiting(r) {
 				load += float64(v.Estimate(r)) * float64(v.Size(r))
-				small = min(small, int32(v.Size(r)))
 			}
 		}
-		s.load[u], s.small[u], s.fresh[u] = load, small, true
+		s.load[u] = load
 	}
 	s.active = s.active[:w]
 	slices.SortFunc(s.users, func(a, b int32) int {
@@ -242,6 +273,20 @@ func (s *UPS) rankUsers(v *sim.View) {
 	for i, u := range s.users {
 		s.upri[u] = 1 / float64(i+1)
 	}
+}
+
+// compact drops the started jobs from user u's list.
+func (s *UPS) compact(v *sim.View, u int32) {
+	k := 0
+	s.idx[u].reset()
+	for _, r := range s.jobs[u] {
+		if s.waiting(r) {
+			s.at[r] = s.idx[u].push(int32(v.Size(r)), int32(k), v.Prediction(r))
+			s.jobs[u][k] = r
+			k++
+		}
+	}
+	s.jobs[u], s.dead[u], s.lo[u] = s.jobs[u][:k], 0, 0
 }
 
 func cmpTime(a, b sim.Time) int {
@@ -272,6 +317,11 @@ func cmpJpri(a, b *upsJob) int {
 // list, with its Jpri, and reports whether there is one.
 func (s *UPS) next(v *sim.View, u, at int32, head sim.Ref, j *upsJob) bool {
 	l := s.jobs[u]
+	if at <= s.lo[u] {
+		for at = s.lo[u]; int(at) < len(l) && !s.waiting(l[at]); at++ {
+		}
+		s.lo[u] = at
+	}
 	for ; int(at) < len(l); at++ {
 		if r := l[at]; s.waiting(r) && r != head {
 			wait := float64(v.Now() - v.Submit(r))
@@ -370,24 +420,23 @@ func (s *UPS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		if int(s.small[u]) > free { // small bounds the sizes still waiting
 			continue
 		}
-		for _, r := range s.jobs[u] {
-			if free == 0 {
+		horizon := shadow - now // a job ending by the shadow time lasts at most this
+		for k := int32(0); free > 0; {
+			g := s.idx[u].first(k, free, extra, horizon, shadow == math.MaxInt64)
+			if g < 0 {
 				break
 			}
-			if r == head || !s.waiting(r) {
+			k = g + 1
+			r := s.jobs[u][g]
+			if r == head {
 				continue
 			}
 			p := v.Size(r)
-			if p > free {
-				continue
-			}
 			if shadow == math.MaxInt64 || now+v.Prediction(r) <= shadow {
 				free -= p
-			} else if p <= extra {
+			} else {
 				free -= p
 				extra -= p
-			} else {
-				continue
 			}
 			dst = s.startJob(v, r, dst)
 		}
