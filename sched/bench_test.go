@@ -166,14 +166,17 @@ func lublinWorkload(b *testing.B, n int, load float64) *sim.Workload {
 // the two loads run alternately in one process so that the ratio of their
 // times is measured under the same machine load; it reports that ratio
 // (sat/unsat) and the time per job of each. Goal: EASY at 1.05 costs at
-// most 3x the run at 0.8, and the cost is linear in the number of jobs.
+// most 3x the run at 0.8, and the cost is linear in the number of jobs
+// (compare ns/job at 100,000 and 1,000,000 jobs).
 // Run: go test -run - -bench Saturated -benchtime 3x ./sched/
 func BenchmarkSaturated(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		for _, sc := range []string{"easy", "sjbf", "sjf", "ups", "conservative"} {
 			b.Run(fmt.Sprintf("jobs=%d/%s", n, sc), func(b *testing.B) {
-				if n > 100_000 && sc != "easy" && testing.Short() {
-					b.Skip("1M jobs: EASY only in -short mode")
+				if n > 100_000 && sc == "conservative" {
+					// Every waiting job holds a reservation that each
+					// compression may move: quadratic in the queue.
+					b.Skip("conservative: 100,000 jobs only")
 				}
 				loads := []float64{0.8, 1.05}
 				var ws [2]*sim.Workload
