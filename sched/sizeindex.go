@@ -20,11 +20,14 @@ type minTree struct {
 	m int        // elements
 }
 
+// reset empties the tree, in time proportional to the elements it held.
 func (m *minTree) reset() {
-	m.m = 0
-	for i := range m.t {
-		m.t[i] = never
+	for lo, hi := m.n, m.n+m.m; lo >= 1 && lo < hi; lo, hi = lo/2, (hi+1)/2 {
+		for i := lo; i < hi; i++ {
+			m.t[i] = never
+		}
 	}
+	m.m = 0
 }
 
 // push appends v.
@@ -96,6 +99,7 @@ func (m *minTree) first(i int, h sim.Time) int {
 type sizeIndex struct {
 	sizes []int32 // class numbers in ascending order of size
 	cls   []sizeClass
+	used  []int32 // classes given a job since the last reset
 }
 
 type sizeClass struct {
@@ -107,11 +111,12 @@ type sizeClass struct {
 
 // reset forgets every job (the classes stay).
 func (x *sizeIndex) reset() {
-	for i := range x.cls {
+	for _, i := range x.used {
 		c := &x.cls[i]
 		c.pos, c.alive = c.pos[:0], 0
 		c.dur.reset()
 	}
+	x.used = x.used[:0]
 }
 
 // push adds a job of procs processors and planned duration d at queue
@@ -124,6 +129,9 @@ func (x *sizeIndex) push(procs int32, pos int32, d sim.Time) int32 {
 		x.sizes = slices.Insert(x.sizes, i, int32(len(x.cls)-1))
 	}
 	cl := &x.cls[x.sizes[i]]
+	if len(cl.pos) == 0 {
+		x.used = append(x.used, x.sizes[i])
+	}
 	cl.alive++
 	cl.pos = append(cl.pos, pos)
 	cl.dur.push(d)
