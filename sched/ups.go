@@ -69,7 +69,7 @@ type UPS struct {
 	jobs   [][]sim.Ref // started jobs stay until dead passes half
 	dead   []int32
 	nwait  []int32
-	fresh  []bool      // the user's waiting jobs changed since load and small were summed
+	fresh  []bool      // load and small are up to date: none of the user's jobs arrived or started since
 	load   []float64   // requested time x processors of the waiting jobs, summed in arrival order
 	small  []int32     // fewest processors of a waiting job
 	tot    [][2]uint64 // the same sum in integers (high, low words)
