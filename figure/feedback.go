@@ -6,7 +6,6 @@ import (
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/trace"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -47,7 +46,7 @@ func Submissions(t *trace.Trace, rigid, fb *feedback.Run) (*Figure, error) {
 		}
 		return out
 	}
-	p := plot.New()
+	p := newPlot("", "", "")
 	p.Title.Text = t.Name + ": submissions and terminations"
 	p.X.Label.Text = "simulated time (days)"
 	p.Y.Label.Text = "jobs"

@@ -3,11 +3,11 @@ package figure
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/xml"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +22,32 @@ func init() {
 	fpdf.SetDefaultCreationDate(time.Unix(0, 0).UTC())
 	fpdf.SetDefaultModificationDate(time.Unix(0, 0).UTC())
 	fpdf.SetDefaultCatalogSort(true)
+}
+
+// plainTicks are gonum's default ticks labelled in the shortest form
+// ("25000", not "25000.00").
+type plainTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
+}
+
+// newPlot returns a plot with plainly labelled linear axes.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.X.Tick.Marker = plainTicks{}
+	p.Y.Tick.Marker = plainTicks{}
+	return p
 }
 
 // Format is a file format a Figure is written in.
@@ -139,6 +165,11 @@ func (f *Figure) Write(w io.Writer, format Format, p Provenance) error {
 	return err
 }
 
+// xmlText escapes the characters that XML text cannot hold as they are;
+// unlike xml.EscapeText it keeps newlines, so that the provenance reads as
+// lines in the file.
+var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // svgWithDesc inserts <desc>text</desc> right after the opening <svg> tag.
 func svgWithDesc(svg []byte, text string) ([]byte, error) {
 	i := bytes.Index(svg, []byte("<svg"))
@@ -151,10 +182,8 @@ func svgWithDesc(svg []byte, text string) ([]byte, error) {
 	}
 	end := i + j + 1
 	var desc bytes.Buffer
-	desc.WriteString("\n<desc>")
-	if err := xml.EscapeText(&desc, []byte(text)); err != nil {
-		return nil, err
-	}
+	desc.WriteString("\n<desc>\n")
+	xmlText.WriteString(&desc, text)
 	desc.WriteString("</desc>")
 	out := make([]byte, 0, len(svg)+desc.Len())
 	out = append(out, svg[:end]...)

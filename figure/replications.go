@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/hpcwl/hpcwl/replicate"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -34,10 +33,11 @@ func Replications(r *replicate.Result, metric string, bins int) (*Figure, error)
 	if bins <= 0 {
 		bins = max(5, int(math.Ceil(math.Sqrt(float64(len(vals))))))
 	}
-	p := plot.New()
+	p := newPlot("", "", "")
 	p.Title.Text = fmt.Sprintf("%s across %d variants", metric, len(vals))
 	p.X.Label.Text = metric
 	p.Y.Label.Text = "variants"
+	p.Legend.Top = true
 	h, err := plotter.NewHist(vals, bins)
 	if err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ func Over(m Measure, step int64, runs ...Schedule) (*Figure, error) {
 	if step <= 0 {
 		step = DefaultStep(runs...)
 	}
-	p := plot.New()
+	p := newPlot("", "", "")
 	p.X.Label.Text = "simulated time (days)"
 	p.Y.Min = 0
 	switch m {
@@ -196,7 +196,7 @@ func Gantt(r Schedule, from, length int64) (*Figure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Name, err)
 	}
-	p := plot.New()
+	p := newPlot("", "", "")
 	p.Title.Text = fmt.Sprintf("%s: schedule from day %.2f to day %.2f (%d jobs)", r.Name,
 		float64(from)/day, float64(to)/day, len(jobs))
 	p.X.Label.Text = "simulated time (days)"

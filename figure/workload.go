@@ -103,7 +103,7 @@ func CDF(v Variable, logs ...*trace.Trace) (*Figure, error) {
 	if len(logs) == 0 {
 		return nil, fmt.Errorf("figure: CDF of %s needs at least one log", v)
 	}
-	p := plot.New()
+	p := newPlot("", "", "")
 	p.Title.Text = "CDF of " + v.label()
 	p.X.Label.Text = v.label() + ", log scale"
 	p.Y.Label.Text = "fraction of jobs"
@@ -185,12 +185,13 @@ func Arrivals(c Cycle, logs ...*trace.Trace) (*Figure, error) {
 	if c == Weekly {
 		bins, unit = 7*24, "hour of the week from Monday 00:00 (local time)"
 	}
-	p := plot.New()
+	p := newPlot("", "", "")
 	p.Title.Text = c.String() + " cycle of job arrivals"
 	p.X.Label.Text = unit
 	p.Y.Label.Text = "fraction of jobs submitted"
 	p.X.Min, p.X.Max = 0, float64(bins)
 	p.Y.Min = 0
+	p.Legend.Top = true
 	if c == Weekly {
 		ticks := make([]plot.Tick, 0, 8)
 		for d, name := range []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", ""} {
