@@ -249,6 +249,9 @@ func TestFormats(t *testing.T) {
 		if !bytes.HasPrefix(a, []byte(tt.magic)) {
 			t.Errorf("%s: starts with %q", tt.format, a[:min(len(a), 8)])
 		}
+		if tt.format == figure.PDF && !bytes.Contains(a, []byte("/CreationDate (D:19700101000000)")) {
+			t.Error("the PDF's creation date is not the fixed one: the file changes with the clock")
+		}
 		if tt.format == figure.PNG && !bytes.Contains(a, []byte("tEXtComment\x00hpcwl version: test")) {
 			t.Error("the PNG lacks its provenance text chunk")
 		}
