@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
 )
 
 // TestReport writes the report of the built-in log as HTML and Markdown and
@@ -70,6 +73,21 @@ func TestReportErrors(t *testing.T) {
 		}
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 			t.Errorf("%v: left %s behind", tt.args, entries[0].Name())
+		}
+	}
+}
+
+// BenchmarkReportBlue is the report of docs/performance.md: `hpcwl report
+// SDSC-BLUE -o x.html` in-process (read, characterize, simulate under EASY,
+// draw eight figures, write the page).
+// Run: go test -run - -bench ReportBlue -benchtime 3x ./cmd/hpcwl/
+func BenchmarkReportBlue(b *testing.B) {
+	path := testdata.Path(b, "SDSC-BLUE-2000-4.2-cln.swf.gz")
+	out := filepath.Join(b.TempDir(), "r.html")
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"report", path, "-o", out}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
 		}
 	}
 }
