@@ -88,7 +88,18 @@ func runInfo(_ context.Context, opts infoOptions, name string, stdout, stderr io
 
 func printInfo(w io.Writer, s *summary.Summary, b *bursty.Brief) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	p := func(format string, a ...any) { fmt.Fprintf(tw, format+"\n", a...) }
+	for _, l := range infoLines(s, b) {
+		fmt.Fprintln(tw, l)
+	}
+	return tw.Flush()
+}
+
+// infoLines returns the lines `hpcwl info` prints, cells separated by tabs,
+// blocks (facts, quantiles, Talby variables, bursts) by empty lines; the
+// report command lays out the same lines as tables.
+func infoLines(s *summary.Summary, b *bursty.Brief) []string {
+	var lines []string
+	p := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
 	p("log\t%s", s.Name)
 	p("jobs\t%d", s.Jobs)
 	p("users\t%d", s.Users)
@@ -165,7 +176,7 @@ func printInfo(w io.Writer, s *summary.Summary, b *bursty.Brief) error {
 		p("correlation\t%s (runtime vs requested processors)", fmtF(b.Correlation, 4))
 		p("spatial entropy\t%s (N = %d)", fmtF(b.SpatialNE, 4), b.SpatialN)
 	}
-	return tw.Flush()
+	return lines
 }
 
 // pct formats a fraction as a percentage, "n/a" when it is NaN.

@@ -1,0 +1,29 @@
+package figure_test
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/hpcwl/hpcwl/figure"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// ExampleCDF draws the runtime CDF of the built-in log and writes it as
+// SVG, recording where it came from.
+func ExampleCDF() {
+	t, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		panic(err)
+	}
+	f, err := figure.CDF(figure.Runtime, t)
+	if err != nil {
+		panic(err)
+	}
+	var b bytes.Buffer
+	p := figure.Provenance{Version: "example", Inputs: []figure.Input{{Name: t.Name, SHA256: t.SHA256}}}
+	if err := f.Write(&b, figure.SVG, p); err != nil {
+		panic(err)
+	}
+	fmt.Println(f.Series, "series;", bytes.Contains(b.Bytes(), []byte("<desc>")))
+	// Output: 1 series; true
+}
