@@ -157,6 +157,13 @@ func TestHurstPinned(t *testing.T) {
 			t.Errorf("%s: H %.17g from %d points, pinned %.17g from %d", c.name, c.got, c.n, c.want, c.wantN)
 		}
 	}
+	// The fitted lines' intercepts (log10 of R/S, variance and power).
+	for _, c := range [][2]float64{{h.RS.Intercept, -0.08371860791291752}, {h.VarianceTime.Intercept, -0.012591294397566788},
+		{h.Periodogram.Intercept, -0.064750609031667059}} {
+		if math.Abs(c[0]-c[1]) > 1e-12 {
+			t.Errorf("intercept %.17g, pinned %.17g", c[0], c[1])
+		}
+	}
 	if _, pox := RescaledRange(x); len(pox) != 1959 {
 		t.Errorf("%d pox points, pinned 1959", len(pox))
 	}
