@@ -1,0 +1,99 @@
+package lublin
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// TestRefitKTHPinned pins every figure of the KTH-SP2 fit (parameters and
+// report, paper slot convention): the fit is deterministic, so any change
+// in how the log is read, grouped or fitted shows. TestRefitKTH compares the
+// same fit with the paper; this test compares it with itself. Numbers must
+// agree within a relative 1e-9 (room for floating-point differences between
+// platforms); after a deliberate change, rewrite the file with
+// go test ./gen/lublin -run TestRefitKTHPinned -update and explain the
+// change in docs/validation.md.
+func TestRefitKTHPinned(t *testing.T) {
+	l, _ := readLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", nil)
+	p, rep, err := FitLog(l, &FitOptions{Slots: PaperSlots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(struct {
+		Params TypeParams `json:"params"`
+		Report *FitReport `json:"report"`
+	}{p, rep}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "kth-fit.json")
+	if *update {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diffJSON("", g, w) {
+		t.Error(d)
+	}
+}
+
+// diffJSON lists where two decoded JSON values differ, numbers within a
+// relative 1e-9.
+func diffJSON(path string, got, want any) []string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: %v, want an object", path, got)}
+		}
+		var out []string
+		for k := range w {
+			out = append(out, diffJSON(path+"."+k, g[k], w[k])...)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				out = append(out, fmt.Sprintf("%s.%s: unexpected", path, k))
+			}
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return []string{fmt.Sprintf("%s: %v, want %v", path, got, want)}
+		}
+		var out []string
+		for i := range w {
+			out = append(out, diffJSON(fmt.Sprintf("%s[%d]", path, i), g[i], w[i])...)
+		}
+		return out
+	case float64:
+		g, ok := got.(float64)
+		if !ok || math.Abs(g-w) > 1e-9*math.Max(math.Abs(w), 1e-300) {
+			return []string{fmt.Sprintf("%s: %v, pinned %v", path, got, want)}
+		}
+		return nil
+	default:
+		if got != want {
+			return []string{fmt.Sprintf("%s: %v, pinned %v", path, got, want)}
+		}
+		return nil
+	}
+}
