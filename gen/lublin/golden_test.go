@@ -12,46 +12,67 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// TestRefitKTHPinned pins every figure of the KTH-SP2 fit (parameters and
-// report, paper slot convention): the fit is deterministic, so any change
-// in how the log is read, grouped or fitted shows. TestRefitKTH compares the
-// same fit with the paper; this test compares it with itself. Numbers must
-// agree within a relative 1e-9 (room for floating-point differences between
-// platforms); after a deliberate change, rewrite the file with
-// go test ./gen/lublin -run TestRefitKTHPinned -update and explain the
-// change in docs/validation.md.
-func TestRefitKTHPinned(t *testing.T) {
-	l, _ := readLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", nil)
-	p, rep, err := FitLog(l, &FitOptions{Slots: PaperSlots})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := json.MarshalIndent(struct {
-		Params TypeParams `json:"params"`
-		Report *FitReport `json:"report"`
-	}{p, rep}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "kth-fit.json")
-	if *update {
-		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(want, &w); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range diffJSON("", g, w) {
-		t.Error(d)
+// TestFitsPinned pins every figure of two fits, parameters and report:
+// KTH-SP2 as one class and SDSC-Par-1996 by queue, both with the paper's
+// slot convention (the settings of TestRefitKTH and TestFitTypedSDSC96,
+// which compare them with the paper; this test compares them with
+// themselves). Fitting is deterministic, so any change in how a log is
+// read, grouped or fitted shows. Numbers must agree within a relative 1e-9
+// (room for floating-point differences between platforms); after a
+// deliberate change, rewrite the files with
+// go test ./gen/lublin -run TestFitsPinned -update and explain the change
+// in docs/validation.md.
+func TestFitsPinned(t *testing.T) {
+	for _, c := range []struct {
+		log, golden string
+		fit         func(Log) (any, error)
+	}{
+		{"KTH-SP2-1996-2.1-cln.swf.gz", "kth-fit.json", func(l Log) (any, error) {
+			p, rep, err := FitLog(l, &FitOptions{Slots: PaperSlots})
+			return struct {
+				Params TypeParams `json:"params"`
+				Report *FitReport `json:"report"`
+			}{p, rep}, err
+		}},
+		{"SDSC-Par-1996-3.1-cln.swf.gz", "sdsc-par-typed-fit.json", func(l Log) (any, error) {
+			p, rep, err := FitTyped(l, &FitOptions{Slots: PaperSlots, ExcludeSlots: []int{7}})
+			return struct {
+				Params Params          `json:"params"`
+				Report *TypedFitReport `json:"report"`
+			}{p, rep}, err
+		}},
+	} {
+		t.Run(c.golden, func(t *testing.T) {
+			l, _ := readLog(t, c.log, nil)
+			v, err := c.fit(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", c.golden)
+			if *update {
+				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g, w any
+			if err := json.Unmarshal(got, &g); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(want, &w); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range diffJSON("", g, w) {
+				t.Error(d)
+			}
+		})
 	}
 }
 
