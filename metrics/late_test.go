@@ -1,7 +1,9 @@
 package metrics
 
 import (
+	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // the zone below, whatever the host has
@@ -15,18 +17,18 @@ import (
 // time 0 and crosses a month boundary of its log's zone, where time 0 is
 // 2020-01-31 21:00 local:
 //
-//	A: submit  1000, runs  1000-11000 on 4 procs  wait   0  (Jan 31 21:16 local)
-//	B: submit 10799, runs 11000-11500 on 2 procs  wait 201  (Jan 31 23:59:59 local)
-//	C: submit 10800, runs 11000-12000 on 2 procs  wait 200  (Feb 1 00:00 local), backfilled
-//	D: submit 12000, runs 12000-12100 on 1 proc   wait   0
+//	A: submit  1000, runs  1000-11000 on 4 procs  wait   0  (Jan 31 21:16 local), predicted 10000 s
+//	B: submit 10799, runs 11000-11500 on 2 procs  wait 201  (Jan 31 23:59:59 local), predicted 1000 s
+//	C: submit 10800, runs 11000-12000 on 2 procs  wait 200  (Feb 1 00:00 local), backfilled, predicted 1000 s
+//	D: submit 12000, runs 12000-12100 on 1 proc   wait   0, predicted 50 s
 //
 // In UTC every job is in February for New York (UTC−5), in January for
 // Tokyo (UTC+9).
 func late(t *testing.T, zone string) (*sim.Result, *trace.Clock) {
 	t.Helper()
-	mk := func(id int64, sub, start, end sim.Time, procs int32, bf bool) sim.Outcome {
+	mk := func(id int64, sub, start, end sim.Time, procs int32, bf bool, initial sim.Time) sim.Outcome {
 		return sim.Outcome{Job: sim.Job{ID: id, Submit: sub, Runtime: end - start, Estimate: 20000, Procs: procs, User: int32(id)},
-			Start: start, End: end, Backfilled: bf}
+			Start: start, End: end, Backfilled: bf, Initial: initial, Prediction: initial}
 	}
 	var h swf.Header
 	loc, err := time.LoadLocation(zone)
@@ -40,8 +42,8 @@ func late(t *testing.T, zone string) (*sim.Result, *trace.Clock) {
 		t.Fatalf("time 0 is %s local", got)
 	}
 	return &sim.Result{Procs: 4, Jobs: []sim.Outcome{
-		mk(1, 1000, 1000, 11000, 4, false), mk(2, 10799, 11000, 11500, 2, false),
-		mk(3, 10800, 11000, 12000, 2, true), mk(4, 12000, 12000, 12100, 1, false),
+		mk(1, 1000, 1000, 11000, 4, false, 10000), mk(2, 10799, 11000, 11500, 2, false, 1000),
+		mk(3, 10800, 11000, 12000, 2, true, 1000), mk(4, 12000, 12000, 12100, 1, false, 50),
 	}}, c
 }
 
@@ -72,8 +74,13 @@ func testComputeLateStart(t *testing.T, zone string) {
 	}
 	near(t, "backfilled", s.Backfilled, 0.25)
 	near(t, "wait mean", s.Wait.Mean, 401/4.0)
-	if s.Jobs != 4 || s.Excluded != 0 {
-		t.Errorf("jobs %d, excluded %d", s.Jobs, s.Excluded)
+	if s.Jobs != 4 || s.Excluded != 0 || s.Killed != 0 {
+		t.Errorf("jobs %d, excluded %d, killed %d", s.Jobs, s.Excluded, s.Killed)
+	}
+	// Predictions on arrival: A and C exact, B and D off by a factor 2.
+	a := s.Accuracy
+	if a.Jobs != 4 || a.Exact != 0.5 || a.InitialRelAccuracy != 0.75 || a.InitialAbsError != (500+50)/4.0 || a.TimeWeighted {
+		t.Errorf("accuracy %+v, want 4 jobs, exact 0.5, relative 0.75, absolute 137.5", a)
 	}
 	want := []struct {
 		key  string
@@ -117,4 +124,59 @@ func TestComputeLateWindow(t *testing.T) {
 	near(t, "backfilled", s.Backfilled, 0.5)
 	// B completes within the window, C (end 12000) after it.
 	near(t, "throughput", s.Throughput, 1/(1200/604800.0))
+}
+
+// TestComputeWindowEdges: a job submitted exactly at the end of the window
+// (last submit less the cool-down) is measured; a window of no length is an
+// error that gives the submission period; a window holding no submission
+// measures nothing, with a backfilled fraction of 0; killed jobs are
+// counted.
+func TestComputeWindowEdges(t *testing.T) {
+	res, _ := late(t, "America/New_York")
+	res.Jobs[1].Killed = true
+	s, err := Compute(res, Options{CoolDown: 1200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Window [1000, 10800]: A, B and C (submitted at 10800) measured.
+	if s.WindowEnd != 10800 || s.Jobs != 3 || s.Excluded != 1 || s.Killed != 1 {
+		t.Errorf("window [%d, %d], %d jobs, %d excluded, %d killed; want [1000, 10800], 3, 1, 1",
+			s.WindowStart, s.WindowEnd, s.Jobs, s.Excluded, s.Killed)
+	}
+	_, err = Compute(res, Options{WarmUp: 5500, CoolDown: 5500})
+	if err == nil || !strings.Contains(err.Error(), "of the 11000 s submission period") {
+		t.Errorf("empty window: error %v, want one naming the 11000 s submission period", err)
+	}
+	s, err = Compute(res, Options{WarmUp: 1, CoolDown: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 2 || s.Backfilled != 0.5 {
+		t.Errorf("window [1001, 11999]: %d jobs, backfilled %v; want 2, 0.5", s.Jobs, s.Backfilled)
+	}
+	two := &sim.Result{Procs: 1, Jobs: []sim.Outcome{
+		{Job: sim.Job{ID: 1, Submit: 0, Runtime: 5}, Start: 0, End: 5, Backfilled: true},
+		{Job: sim.Job{ID: 2, Submit: 100, Runtime: 5}, Start: 100, End: 105},
+	}}
+	s, err = Compute(two, Options{WarmUp: 10, CoolDown: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Jobs != 0 || s.Excluded != 2 || s.Backfilled != 0 {
+		t.Errorf("no submission in the window: %d jobs, %d excluded, backfilled %v", s.Jobs, s.Excluded, s.Backfilled)
+	}
+}
+
+// TestRel: the relative gain (base − x)/base, 0 when both are 0, NaN for a
+// zero base only.
+func TestRel(t *testing.T) {
+	if g := rel(10, 4); g != 0.6 {
+		t.Errorf("rel(10, 4) = %v, want 0.6", g)
+	}
+	if g := rel(0, 0); g != 0 {
+		t.Errorf("rel(0, 0) = %v, want 0", g)
+	}
+	if g := rel(0, 3); !math.IsNaN(g) {
+		t.Errorf("rel(0, 3) = %v, want NaN", g)
+	}
 }
