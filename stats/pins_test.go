@@ -37,9 +37,10 @@ func TestChiSquareSimulatedByHand(t *testing.T) {
 		// Pooled 1 1 1 2 2 3 4 5 6 7 8 9: edges 2 and 6. O = (1, 3, 0),
 		// E = (2, 2, 4)·4/8 = (1, 1, 2): χ² = 0 + 4 + 2 = 6.
 		{"scaled", []float64{1, 2, 3, 4}, []float64{1, 1, 2, 5, 6, 7, 8, 9}, 3, 2, 6},
-		// Pooled 0 0 5 5 5 6 10 10: edges 5 and 6. O = (2, 0, 2), E = (0,
-		// 3, 1): the first bin's E becomes 0.5: 1.5²/0.5 + 9/3 + 1 = 8.5.
-		{"empty model bin", []float64{0, 0, 10, 10}, []float64{5, 5, 5, 6}, 3, 2, 8.5},
+		// Pooled 0 0 5 5 5 5 5 5 6 6 10 10: edges 5 and 6. O = (2, 0, 2),
+		// E = (0, 6, 2)·4/8 = (0, 3, 1): the empty model bin counts half a
+		// value, 0.25 after scaling: 1.75²/0.25 + 9/3 + 1 = 16.25.
+		{"empty model bin", []float64{0, 0, 10, 10}, []float64{5, 5, 5, 6, 5, 5, 5, 6}, 3, 2, 16.25},
 		// Pooled 1 1 2 2, k = 4: the edges of rank 1, 2, 3 are 1, 2, 2 (2
 		// kept once). O = E = (0, 1, 1): the bin empty in both is dropped,
 		// χ² = 0 with one degree of freedom.
