@@ -154,6 +154,15 @@ func TestComputeWindowEdges(t *testing.T) {
 	if s.Jobs != 2 || s.Backfilled != 0.5 {
 		t.Errorf("window [1001, 11999]: %d jobs, backfilled %v; want 2, 0.5", s.Jobs, s.Backfilled)
 	}
+	// Window [11000, 12100]: the two jobs that waited until 11000 are
+	// not in its queue.
+	s, err = Compute(res, Options{WarmUp: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.QueueMax != 0 || s.QueueMean != 0 {
+		t.Errorf("window from 11000: queue max %d, mean %v; want 0, 0", s.QueueMax, s.QueueMean)
+	}
 	two := &sim.Result{Procs: 1, Jobs: []sim.Outcome{
 		{Job: sim.Job{ID: 1, Submit: 0, Runtime: 5}, Start: 0, End: 5, Backfilled: true},
 		{Job: sim.Job{ID: 2, Submit: 100, Runtime: 5}, Start: 100, End: 105},
