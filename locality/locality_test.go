@@ -209,3 +209,59 @@ func TestHurstBlocks(t *testing.T) {
 		t.Errorf("AllBlocks: %d points, default %d", len(all.Points), len(even.Points))
 	}
 }
+
+// TestDailyBinsEdges: 4 bins cut at the empirical quartiles of the nine
+// runtimes 0, 0, 1, ..., 7 (cuts 1, 3, 5; 0 is a value, a value on a cut
+// goes to the lower bin); day 1 holds 5 jobs (0, 0, 1, 2, 7: three in the
+// lowest bin, fraction 3/5), the MinJobs threshold exactly; day 2 holds 4
+// jobs and is not analysed; negative values (unknown) are left out
+// everywhere. With no day of MinJobs jobs the summary is zero.
+func TestDailyBinsEdges(t *testing.T) {
+	var h swf.Header
+	h.Set("UnixStartTime", "0")
+	var js []trace.Job
+	add := func(day, rt int64) {
+		js = append(js, trace.Job{Submit: day*86400 + int64(len(js))*60, Runtime: rt, Procs: 1, User: 1})
+	}
+	for _, rt := range []int64{0, 0, 1, 2, 7, -1} {
+		add(0, rt)
+	}
+	for _, rt := range []int64{3, 4, 5, 6, -1} {
+		add(1, rt)
+	}
+	b := locality.DailyBins(trace.New(h, js, trace.Options{}), locality.Attrs[0], locality.DailyBinsOptions{Bins: 4})
+	if !slices.Equal(b.Cuts, []float64{1, 3, 5}) {
+		t.Errorf("cuts %v, want 1 3 5", b.Cuts)
+	}
+	// Values 0 0 1 | 2 3 | 4 5 | 6 7 over 9 jobs.
+	want := []float64{3.0 / 9, 2.0 / 9, 2.0 / 9, 2.0 / 9}
+	for k := range want {
+		if math.Abs(b.Weights[k]-want[k]) > 1e-15 {
+			t.Errorf("weights %v, want %v", b.Weights, want)
+			break
+		}
+	}
+	if !slices.Equal(b.MaxFraction, []float64{3.0 / 5}) || b.Median != 0.6 || b.Mean != 0.6 {
+		t.Errorf("max fractions %v, median %v, mean %v; want one day at 3/5", b.MaxFraction, b.Median, b.Mean)
+	}
+	b = locality.DailyBins(trace.New(h, js, trace.Options{}), locality.Attrs[0], locality.DailyBinsOptions{Bins: 4, MinJobs: 6})
+	if len(b.MaxFraction) != 0 || b.Median != 0 || b.Mean != 0 {
+		t.Errorf("no day of 6 jobs: %+v", b)
+	}
+}
+
+// TestArrivals counts jobs per unit of time from the first submit.
+func TestArrivals(t *testing.T) {
+	var h swf.Header
+	var js []trace.Job
+	for _, s := range []int64{100, 150, 3699, 3700, 10900} {
+		js = append(js, trace.Job{Submit: s, Runtime: 1, Procs: 1, User: 1})
+	}
+	got := locality.Arrivals(trace.New(h, js, trace.Options{}), 3600)
+	if !slices.Equal(got, []float64{3, 1, 0, 1}) {
+		t.Errorf("arrivals %v, want 3 1 0 1", got)
+	}
+	if got := locality.Arrivals(trace.New(h, nil, trace.Options{}), 3600); got != nil {
+		t.Errorf("no jobs: %v", got)
+	}
+}
