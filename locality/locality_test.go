@@ -171,6 +171,12 @@ func TestHurstSmallestBlock(t *testing.T) {
 	if len(sizes) < len(want) || !slices.Equal(sizes[:len(want)], want) {
 		t.Errorf("block sizes %v, want %v first", sizes, want)
 	}
+	// A factor of 1 or less, a unit or a number of blocks of 0 or less
+	// mean the defaults.
+	d := locality.Hurst(trace.New(h, js, trace.Options{}), locality.HurstOptions{Factor: 1, Unit: -1, MinBlocks: -1})
+	if d.H != r.H || len(d.Points) != len(r.Points) {
+		t.Errorf("factor 1: H %v from %d points, default %v from %d", d.H, len(d.Points), r.H, len(r.Points))
+	}
 }
 
 // TestHurstBlocks: by default every block size has exactly MinBlocks
