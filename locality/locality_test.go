@@ -271,3 +271,36 @@ func TestArrivals(t *testing.T) {
 		t.Errorf("no jobs: %v", got)
 	}
 }
+
+// TestHurstShortSeries: the pox plot needs a series of 20 units; its block
+// sizes reach N/2 inclusive (25 units, one job every 6 hours: sizes 3 to
+// 12).
+func TestHurstShortSeries(t *testing.T) {
+	var h swf.Header
+	mk := func(hours ...int64) *trace.Trace {
+		var js []trace.Job
+		for _, hr := range hours {
+			js = append(js, trace.Job{Submit: hr * 3600, Runtime: 1, Procs: 1, User: 1})
+		}
+		return trace.New(h, js, trace.Options{})
+	}
+	r := locality.Hurst(mk(0, 6, 12, 18, 24), locality.HurstOptions{})
+	var sizes []int
+	for _, p := range r.Points {
+		if len(sizes) == 0 || sizes[len(sizes)-1] != p.N {
+			sizes = append(sizes, p.N)
+		}
+	}
+	if r.Series != 25 || r.MinN != 3 || !slices.Equal(sizes, []int{3, 4, 5, 6, 7, 8, 10, 12}) {
+		t.Errorf("series %d, min n %d, sizes %v; want 25, 3, 3 4 5 6 7 8 10 12", r.Series, r.MinN, sizes)
+	}
+	for _, c := range []struct {
+		hours []int64
+		nan   bool
+	}{{[]int64{0, 1, 3, 6, 10, 15, 19}, false}, {[]int64{0, 1, 3, 6, 10, 15, 18}, true}} {
+		r := locality.Hurst(mk(c.hours...), locality.HurstOptions{})
+		if math.IsNaN(r.H) != c.nan || r.Series != int(c.hours[len(c.hours)-1]+1) {
+			t.Errorf("series of %d units: H %v", r.Series, r.H)
+		}
+	}
+}
