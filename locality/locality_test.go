@@ -32,17 +32,18 @@ func TestStackDepth(t *testing.T) {
 		mean   float64
 		found  int
 		missed int
+		stack  float64 // mean stack size before each lookup
 	}{
 		// 10: push; 10: depth 1; 20: push; 10: depth 2 (10 moves to the top); 20: depth 2: mean 5/3.
-		{"exact", []int64{10, 10, 20, 10, 20}, procs, 5.0 / 3, 3, 2},
+		{"exact", []int64{10, 10, 20, 10, 20}, procs, 5.0 / 3, 3, 2, 6.0 / 5},
 		// 100: push; 104 within 5% of 100: depth 1; 200: push; 103 matches 104 at depth 2.
-		{"tolerance", []int64{100, 104, 200, 103}, rt, 1.5, 2, 2},
-		{"all different", []int64{1, 2, 3}, procs, 0, 0, 3},
+		{"tolerance", []int64{100, 104, 200, 103}, rt, 1.5, 2, 2, 1},
+		{"all different", []int64{1, 2, 3}, procs, 0, 0, 3, 1},
 	}
 	for _, tc := range tests {
 		d := locality.StackDepth(jobsOf(tc.vals), tc.a)
-		if d.Mean != tc.mean || d.Found != tc.found || d.Missed != tc.missed {
-			t.Errorf("%s: got %+v, want mean %v found %d missed %d", tc.name, d, tc.mean, tc.found, tc.missed)
+		if d.Mean != tc.mean || d.Found != tc.found || d.Missed != tc.missed || d.MeanStack != tc.stack {
+			t.Errorf("%s: got %+v, want mean %v found %d missed %d mean stack %v", tc.name, d, tc.mean, tc.found, tc.missed, tc.stack)
 		}
 	}
 }
@@ -302,5 +303,47 @@ func TestHurstShortSeries(t *testing.T) {
 		if math.IsNaN(r.H) != c.nan || r.Series != int(c.hours[len(c.hours)-1]+1) {
 			t.Errorf("series of %d units: H %v", r.Series, r.H)
 		}
+	}
+}
+
+// TestUsers works the per-user metrics of a small log by hand (sessions
+// split at arrival gaps of 60 minutes; time 0 is Thursday 1970-01-01 UTC,
+// so 400,000 s is in the next week):
+//
+//	user 1: 0 s (100 s on 2 procs), 600 s (50 s on 1), 400,000 s (10 s on 4)
+//	user 2: 3,600 s (20 s on 1)
+//	a job without user: left out.
+func TestUsers(t *testing.T) {
+	var h swf.Header
+	h.Set("UnixStartTime", "0")
+	js := []trace.Job{
+		{ID: 1, Submit: 0, Wait: 0, Runtime: 100, Procs: 2, User: 1},
+		{ID: 2, Submit: 600, Wait: 0, Runtime: 50, Procs: 1, User: 1},
+		{ID: 3, Submit: 3600, Wait: 0, Runtime: 20, Procs: 1, User: 2},
+		{ID: 4, Submit: 5000, Wait: 0, Runtime: 7, Procs: 1, User: -1},
+		{ID: 5, Submit: 400000, Wait: 0, Runtime: 10, Procs: 4, User: 1},
+	}
+	got, err := locality.Users(trace.New(h, js, trace.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]float64{
+		"jobs": {1, 3}, "sessions": {1, 2}, "session_length": {0, 300}, "work": {20, 290},
+		"first_arrival": {0, 3600}, "last_departure": {3620, 400010}, "activity": {20, 400010}, "weeks_active": {1, 2},
+	}
+	for k, w := range want {
+		if !slices.Equal(got[k], w) {
+			t.Errorf("%s: %v, want %v", k, got[k], w)
+		}
+	}
+	if len(got) != len(locality.UserMetrics) {
+		t.Errorf("%d metrics, want %d", len(got), len(locality.UserMetrics))
+	}
+	same := locality.UserKSDistances(got, got)
+	if len(same) != len(locality.UserMetrics) || same["work"] != 0 {
+		t.Errorf("distances to itself %v", same)
+	}
+	if d := locality.UserKSDistances(got, map[string][]float64{"jobs": {5, 6}, "work": nil}); len(d) != 1 || d["jobs"] != 1 {
+		t.Errorf("distances to one metric %v, want jobs 1 only", d)
 	}
 }
