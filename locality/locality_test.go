@@ -311,7 +311,7 @@ func TestHurstShortSeries(t *testing.T) {
 // so 400,000 s is in the next week):
 //
 //	user 1: 0 s (100 s on 2 procs), 600 s (50 s on 1), 400,000 s (10 s on 4)
-//	user 2: 3,600 s (20 s on 1)
+//	user 0: 3,600 s (20 s on 1)
 //	a job without user: left out.
 func TestUsers(t *testing.T) {
 	var h swf.Header
@@ -319,7 +319,7 @@ func TestUsers(t *testing.T) {
 	js := []trace.Job{
 		{ID: 1, Submit: 0, Wait: 0, Runtime: 100, Procs: 2, User: 1},
 		{ID: 2, Submit: 600, Wait: 0, Runtime: 50, Procs: 1, User: 1},
-		{ID: 3, Submit: 3600, Wait: 0, Runtime: 20, Procs: 1, User: 2},
+		{ID: 3, Submit: 3600, Wait: 0, Runtime: 20, Procs: 1, User: 0},
 		{ID: 4, Submit: 5000, Wait: 0, Runtime: 7, Procs: 1, User: -1},
 		{ID: 5, Submit: 400000, Wait: 0, Runtime: 10, Procs: 4, User: 1},
 	}
