@@ -39,6 +39,7 @@ func TestStackDepth(t *testing.T) {
 		// 100: push; 104 within 5% of 100: depth 1; 200: push; 103 matches 104 at depth 2.
 		{"tolerance", []int64{100, 104, 200, 103}, rt, 1.5, 2, 2, 1},
 		{"all different", []int64{1, 2, 3}, procs, 0, 0, 3, 1},
+		{"no jobs", nil, procs, 0, 0, 0, 0},
 	}
 	for _, tc := range tests {
 		d := locality.StackDepth(jobsOf(tc.vals), tc.a)
