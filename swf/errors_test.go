@@ -1,0 +1,32 @@
+package swf
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestParseErrorMessage: the message names what it knows (file, a line
+// from 1, a field from 1 to 18 with its name, the text) and quotes text of
+// up to 80 bytes whole, longer text by its first bytes (never splitting a
+// UTF-8 character) and its length.
+func TestParseErrorMessage(t *testing.T) {
+	cause := errors.New("cause")
+	for _, c := range []struct {
+		e    ParseError
+		want string
+	}{
+		{ParseError{Err: cause}, "cause"},
+		{ParseError{File: "f.swf", Line: 1, Err: cause}, "f.swf: line 1: cause"},
+		{ParseError{Line: 0, Field: 1, Err: cause}, "field 1 (" + FieldNames[0] + "): cause"},
+		{ParseError{Field: 18, Text: "x", Err: cause}, "field 18 (" + FieldNames[17] + "): \"x\": cause"},
+		{ParseError{Field: 19, Err: cause}, "cause"},
+		{ParseError{Text: strings.Repeat("a", 80), Err: cause}, "\"" + strings.Repeat("a", 80) + "\": cause"},
+		{ParseError{Text: strings.Repeat("a", 81), Err: cause}, "\"" + strings.Repeat("a", 80) + "\"... (81 bytes): cause"},
+		{ParseError{Text: strings.Repeat("a", 79) + "é" + "b", Err: cause}, "\"" + strings.Repeat("a", 79) + "\"... (82 bytes): cause"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}
