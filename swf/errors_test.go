@@ -2,6 +2,7 @@ package swf
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -28,5 +29,31 @@ func TestParseErrorMessage(t *testing.T) {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
 		}
+	}
+}
+
+// TestNewJob: a new job has every field unknown.
+func TestNewJob(t *testing.T) {
+	for i, v := range jobFields(NewJob()) {
+		if v != Unknown {
+			t.Errorf("field %d (%s) = %v, want %d", i+1, FieldNames[i], v, Unknown)
+		}
+	}
+}
+
+type closer struct {
+	err    error
+	closed *int
+}
+
+func (c closer) Close() error { *c.closed++; return c.err }
+
+// TestCloseFirstError: Close closes everything and returns the first error.
+func TestCloseFirstError(t *testing.T) {
+	n := 0
+	first, second := errors.New("first"), errors.New("second")
+	f := &File{closers: []io.Closer{closer{nil, &n}, closer{first, &n}, closer{second, &n}, closer{nil, &n}}}
+	if err := f.Close(); err != first || n != 4 {
+		t.Errorf("Close = %v after %d closes, want %v after 4", err, n, first)
 	}
 }
