@@ -57,3 +57,31 @@ func TestCloseFirstError(t *testing.T) {
 		t.Errorf("Close = %v after %d closes, want %v after 4", err, n, first)
 	}
 }
+
+// failing returns its text, then err.
+type failing struct {
+	text string
+	err  error
+}
+
+func (f *failing) Read(p []byte) (int, error) {
+	if f.text == "" {
+		return 0, f.err
+	}
+	n := copy(p, f.text)
+	f.text = f.text[n:]
+	return n, nil
+}
+
+// TestReadError: an error of the underlying reader after the last complete
+// line is a *ParseError naming the next line, and wraps the error.
+func TestReadError(t *testing.T) {
+	broken := errors.New("disk on fire")
+	r := NewReader(&failing{text: goodLine + goodLine, err: broken})
+	r.Name = "f.swf"
+	jobs, err := r.ReadAll()
+	var pe *ParseError
+	if len(jobs) != 2 || !errors.Is(err, broken) || !errors.As(err, &pe) || pe.Line != 3 || pe.File != "f.swf" {
+		t.Errorf("read %d jobs, error %v; want 2 and the reader's error at line 3", len(jobs), err)
+	}
+}
