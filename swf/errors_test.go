@@ -85,3 +85,19 @@ func TestReadError(t *testing.T) {
 		t.Errorf("read %d jobs, error %v; want 2 and the reader's error at line 3", len(jobs), err)
 	}
 }
+
+// TestLongIntegers: integers of up to 18 digits read exactly (beyond
+// float64's 53 bits); a lone "-" is not a number.
+func TestLongIntegers(t *testing.T) {
+	j, err := NewReader(strings.NewReader(lineWith(0, "123456789012345678"))).Read()
+	if err != nil || j.ID != 123456789012345678 {
+		t.Errorf("18-digit ID read as %d, %v", j.ID, err)
+	}
+	j, err = NewReader(strings.NewReader(lineWith(1, "-000000000000000001"))).Read()
+	if err != nil || j.Submit != -1 {
+		t.Errorf("-000000000000000001 read as %d, %v", j.Submit, err)
+	}
+	if _, err := NewReader(strings.NewReader(lineWith(3, "-"))).Read(); !errors.Is(err, ErrNotInteger) {
+		t.Errorf(`"-" as a runtime: %v, want %v`, err, ErrNotInteger)
+	}
+}
