@@ -101,3 +101,24 @@ func TestLongIntegers(t *testing.T) {
 		t.Errorf(`"-" as a runtime: %v, want %v`, err, ErrNotInteger)
 	}
 }
+
+// TestExtraFieldText: text in a 19th field is a wrong field count, not a
+// bad number; the message quotes at most 120 bytes of the line.
+func TestExtraFieldText(t *testing.T) {
+	_, err := NewReader(strings.NewReader(strings.TrimSuffix(goodLine, "\n") + " x\n")).Read()
+	if !errors.Is(err, ErrFieldCount) {
+		t.Errorf("19 fields ending in text: %v, want %v", err, ErrFieldCount)
+	}
+	long := strings.TrimSuffix(goodLine, "\n") + strings.Repeat(" 7", 40) + "\n"
+	_, err = NewReader(strings.NewReader(long)).Read()
+	var pe *ParseError
+	if !errors.As(err, &pe) || len(pe.Text) != 120 || !strings.HasSuffix(pe.Text, "...") {
+		t.Errorf("long line: %v, want its first 117 bytes and ...", err)
+	}
+	exact := goodLine[:len(goodLine)-1]
+	exact += strings.Repeat(" ", 120-len(exact)-2) + " 7\n"
+	_, err = NewReader(strings.NewReader(exact)).Read()
+	if !errors.As(err, &pe) || pe.Text != exact[:120] {
+		t.Errorf("line of 120 bytes: %v, want it whole", err)
+	}
+}
