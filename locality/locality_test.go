@@ -121,10 +121,10 @@ func TestHurstPoisson(t *testing.T) {
 		{true, 0.6139249309369482, 0.616, 0.0044},
 	} {
 		r := locality.Hurst(tr, locality.HurstOptions{AllBlocks: c.all})
-		if math.Abs(r.H-c.pin) > 1e-12 {
+		if !(math.Abs(r.H-c.pin) <= 1e-12) {
 			t.Errorf("AllBlocks %v: H = %.16g, pinned %.16g", c.all, r.H, c.pin)
 		}
-		if math.IsNaN(r.H) || math.Abs(r.H-c.mean) > 3*c.sd {
+		if math.IsNaN(r.H) || !(math.Abs(r.H-c.mean) <= 3*c.sd) {
 			t.Errorf("AllBlocks %v: H = %v for Poisson arrivals, want %v ± 3×%v", c.all, r.H, c.mean, c.sd)
 		}
 		t.Logf("AllBlocks %v: H %.3f from %d points, min n %d", c.all, r.H, len(r.Points), r.MinN)
@@ -142,7 +142,7 @@ func TestHurstKTH(t *testing.T) {
 	}
 	tr.SortBySubmit()
 	r := locality.Hurst(tr, locality.HurstOptions{})
-	if math.Abs(r.H-0.6997828084747869) > 1e-12 || r.MinN != 2 || len(r.Points) != 389 || r.Series != 7990 {
+	if !(math.Abs(r.H-0.6997828084747869) <= 1e-12) || r.MinN != 2 || len(r.Points) != 389 || r.Series != 7990 {
 		t.Errorf("KTH-SP2: H %.16g, min n %d, %d points, series %d; pinned 0.6997828084747869, 2, 389, 7990",
 			r.H, r.MinN, len(r.Points), r.Series)
 	}
@@ -244,7 +244,7 @@ func TestDailyBinsEdges(t *testing.T) {
 	// Values 0 0 1 | 2 3 | 4 5 | 6 7 over 9 jobs.
 	want := []float64{3.0 / 9, 2.0 / 9, 2.0 / 9, 2.0 / 9}
 	for k := range want {
-		if math.Abs(b.Weights[k]-want[k]) > 1e-15 {
+		if !(math.Abs(b.Weights[k]-want[k]) <= 1e-15) {
 			t.Errorf("weights %v, want %v", b.Weights, want)
 			break
 		}

@@ -107,7 +107,7 @@ func diffJSON(path string, got, want any) []string {
 		return out
 	case float64:
 		g, ok := got.(float64)
-		if !ok || math.Abs(g-w) > 1e-9*math.Max(math.Abs(w), 1e-300) {
+		if !ok || !(math.Abs(g-w) <= 1e-9*math.Max(math.Abs(w), 1e-300)) {
 			return []string{fmt.Sprintf("%s: %v, pinned %v", path, got, want)}
 		}
 		return nil
