@@ -281,3 +281,23 @@ func TestSummaryCV(t *testing.T) {
 		t.Errorf("ECDF below the sample = %v", f)
 	}
 }
+
+// TestRescaledRangeConstantStretch: blocks of zero variance (a stretch of
+// empty time units in a series of job counts) are skipped, so H stays
+// finite.
+func TestRescaledRangeConstantStretch(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	x := make([]float64, 2000)
+	for i := 300; i < len(x); i++ {
+		x[i] = r.NormFloat64()
+	}
+	h, pox := RescaledRange(x)
+	if math.IsNaN(h.H) || math.IsInf(h.H, 0) {
+		t.Errorf("H = %v with 300 leading zeros", h.H)
+	}
+	for _, p := range pox {
+		if math.IsNaN(p.RS) {
+			t.Fatalf("NaN R/S for a block of %d", p.N)
+		}
+	}
+}
