@@ -256,6 +256,9 @@ func TestSubsampleKSPinned(t *testing.T) {
 	if z := SubsampleKS(y, cdf, 50, 0, 0.05, r); z.MeanD != 0 || z.PassFraction != 0 {
 		t.Errorf("no repetition: %+v", z)
 	}
+	if one := SubsampleKS(y, cdf, 1, 2, 0.05, r); one.Size != 1 || one.Reps != 2 {
+		t.Errorf("sub-samples of one value: %+v", one)
+	}
 	for _, size := range []int{0, 201} {
 		func() {
 			defer func() {
