@@ -43,7 +43,7 @@ func TestGains(t *testing.T) {
 			if tc.err {
 				return
 			}
-			if math.Abs(g.Performance-tc.perf) > 1e-9 || math.Abs(g.Stability-tc.stab) > 1e-9 {
+			if !(math.Abs(g.Performance-tc.perf) <= 1e-9) || !(math.Abs(g.Stability-tc.stab) <= 1e-9) {
 				t.Errorf("gains %v/%v, want %v/%v", g.Performance, g.Stability, tc.perf, tc.stab)
 			}
 		})

@@ -28,7 +28,7 @@ func tiny() *sim.Result {
 
 func near(t *testing.T, name string, got, want float64) {
 	t.Helper()
-	if math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+	if !(math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))) {
 		t.Errorf("%s = %v, want %v", name, got, want)
 	}
 }

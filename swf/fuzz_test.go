@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
 )
 
 // FuzzReader checks that no input makes the reader panic, that every error
@@ -17,10 +19,12 @@ func FuzzReader(f *testing.F) {
 	if b, err := os.ReadFile("testdata/small.swf"); err == nil {
 		f.Add(b)
 	}
-	// The first lines of each real log, when they are present.
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "data", "swf", "*.swf.gz"))
-	for _, name := range files {
-		f.Add(firstLines(name, 40))
+	// The first lines of each real log, when they are present (required
+	// with HPCWL_REQUIRE_DATA).
+	if dir, ok := testdata.Find(f); ok {
+		for _, l := range testdata.Logs {
+			f.Add(firstLines(f, filepath.Join(dir, l.File), 40))
+		}
 	}
 	f.Add([]byte(goodLine))
 	f.Add([]byte("; MaxProcs: 1\n1 2 3\n"))
@@ -63,15 +67,17 @@ func FuzzReader(f *testing.F) {
 	})
 }
 
-func firstLines(name string, n int) []byte {
+// firstLines returns the first n lines of the gzipped log name.
+func firstLines(tb testing.TB, name string, n int) []byte {
+	tb.Helper()
 	fh, err := os.Open(name)
 	if err != nil {
-		return nil
+		tb.Fatal(err)
 	}
 	defer fh.Close()
 	zr, err := gzip.NewReader(fh)
 	if err != nil {
-		return nil
+		tb.Fatalf("%s: %v", name, err)
 	}
 	var buf bytes.Buffer
 	sc := bufio.NewScanner(io.LimitReader(zr, 1<<20))

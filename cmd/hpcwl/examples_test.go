@@ -160,29 +160,27 @@ func splitCommandLine(s string) (args []string, redirect string, err error) {
 }
 
 // linkRealLogs links every real log into dir by its file name and reports
-// whether the logs are present.
+// whether the logs are present (with HPCWL_REQUIRE_DATA they must be).
 func linkRealLogs(t *testing.T, dir string) bool {
 	t.Helper()
-	src := os.Getenv("HPCWL_DATA")
-	if src == "" {
-		src = filepath.Join("..", "..", "..", "shared", "data", "swf")
+	src, ok := testdata.Find(t)
+	if !ok {
+		return false
 	}
 	src, err := filepath.Abs(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := 0
 	for _, l := range testdata.Logs {
 		p := filepath.Join(src, l.File)
 		if _, err := os.Stat(p); err != nil {
-			continue
+			t.Fatalf("real log missing: %v", err)
 		}
 		if err := os.Symlink(p, filepath.Join(dir, l.File)); err != nil {
 			t.Fatal(err)
 		}
-		found++
 	}
-	return found == len(testdata.Logs)
+	return true
 }
 
 // writeExampleFixtures writes the small logs the examples name: the header

@@ -45,7 +45,7 @@ func TestFitRecoversGeneratorParams(t *testing.T) {
 		{"arrival ln-mean", got.AArr * got.BArr * got.ARAR, w.AArr * w.BArr * w.ARAR, 0.15 * w.AArr * w.BArr * w.ARAR},
 		{"daily mean slot", got.ANum * got.BNum, w.ANum * w.BNum, 0.02 * w.ANum * w.BNum},
 	} {
-		if math.Abs(c.got-c.want) > c.tol {
+		if !(math.Abs(c.got-c.want) <= c.tol) {
 			t.Errorf("%s = %.4g, want %.4g ± %.2g", c.name, c.got, c.want, c.tol)
 		}
 	}
@@ -79,7 +79,7 @@ func TestRefitKTH(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Table 1: p2 = 0.60; h = log2 100 = 6.64.
-	if math.Abs(rep.Sizes.P2-0.60) > 0.02 || math.Abs(p.UHi-6.64) > 0.01 {
+	if !(math.Abs(rep.Sizes.P2-0.60) <= 0.02) || !(math.Abs(p.UHi-6.64) <= 0.01) {
 		t.Errorf("sizes: p2 %.3f (paper 0.60), h %.3f (paper 6.64)", rep.Sizes.P2, p.UHi)
 	}
 	// Table 2: D_n = 0.081 for the hyper-Gamma; ours must fit at least as well.
@@ -87,7 +87,7 @@ func TestRefitKTH(t *testing.T) {
 		t.Errorf("runtime hyper-Gamma D = %.3f, paper 0.081", rep.Runtimes.HGD)
 	}
 	// Table 2 component means α1β1 = 4.72 and α2β2 = 7.98 (ln s): within 15 %.
-	if m := p.A1 * p.B1; math.Abs(m-4.72) > 0.15*4.72 {
+	if m := p.A1 * p.B1; !(math.Abs(m-4.72) <= 0.15*4.72) {
 		t.Errorf("lower runtime mean %.2f, paper 4.72", m)
 	}
 	// Section 3.3: on the full log the runtime model fails the formal
@@ -100,20 +100,24 @@ func TestRefitKTH(t *testing.T) {
 		t.Errorf("linear weight: a = %.4f, D = %.3f", p.PA, rep.Runtimes.ModelD)
 	}
 	// Table 6: peak interarrival ln-mean αβ = 14.10 × 0.37 = 5.22 within 5 %.
-	if m := p.AArr * p.BArr; math.Abs(m-5.22) > 0.05*5.22 {
+	if m := p.AArr * p.BArr; !(math.Abs(m-5.22) <= 0.05*5.22) {
 		t.Errorf("peak interarrival ln-mean %.2f, paper 5.22", m)
 	}
 	// Table 7: daily-cycle mean slot αβ = 12.00 × 2.55 = 30.6 within 2 %,
 	// D_n 0.054.
-	if m := p.ANum * p.BNum; math.Abs(m-30.6) > 0.02*30.6 || rep.Arrivals.DailyD > 0.054 {
+	if m := p.ANum * p.BNum; !(math.Abs(m-30.6) <= 0.02*30.6) || rep.Arrivals.DailyD > 0.054 {
 		t.Errorf("daily cycle mean %.2f (paper 30.6), D %.3f (paper 0.054)", m, rep.Arrivals.DailyD)
 	}
 }
 
-// TestGeneratedVsKTH generates from parameters fitted to KTH and compares
-// the two logs with two-sample KS (issue 6 validation). The numbers are
-// logged for docs/validation.md; the assertions only guard against
-// gross regressions (D < 0.15 on runtime, size and interarrival).
+// TestGeneratedVsKTH generates from parameters fitted to KTH (seed 1, as
+// many jobs as the log's successful ones) and compares the two logs with
+// two-sample KS; docs/validation.md reports the figures. The statistics are
+// pinned within 1e-4: with about 27,000 jobs on each side the 5 % critical
+// value is 1.36·√(2/n) ≈ 0.012, so D values of 0.05-0.15 measure the
+// model's misfit, not noise, and any change of the fit or the generator
+// moves them; 1e-4 (about three jobs) leaves room for the size fit, which
+// differs between runs in the ninth digit.
 func TestGeneratedVsKTH(t *testing.T) {
 	l, real := readLog(t, "KTH-SP2-1996-2.1-cln.swf.gz", nil)
 	p, _, err := FitLog(l, nil)
@@ -129,11 +133,12 @@ func TestGeneratedVsKTH(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		a, b []float64
-	}{{"runtime", rr, gr}, {"size", rn, gn}, {"interarrival", ri, gi}} {
+		d    float64
+	}{{"runtime", rr, gr, 0.050462737457379392}, {"size", rn, gn, 0.059912323429128111}, {"interarrival", ri, gi, 0.14740123727410009}} {
 		ks := stats.KSTwoSample(c.a, c.b)
 		t.Logf("KTH vs generated, %s: two-sample KS D = %.3f", c.name, ks.D)
-		if ks.D > 0.15 {
-			t.Errorf("%s: D = %.3f", c.name, ks.D)
+		if !(math.Abs(ks.D-c.d) <= 1e-4) {
+			t.Errorf("%s: D = %.17g, pinned %.17g", c.name, ks.D, c.d)
 		}
 	}
 	// Hourly arrival profile: real log in local time, generated from midnight.
@@ -147,7 +152,7 @@ func TestGeneratedVsKTH(t *testing.T) {
 		worst = math.Max(worst, math.Abs(hr[h]-hg[h]))
 	}
 	t.Logf("KTH vs generated, hourly arrival fractions: max |difference| = %.4f; 48-slot chi2 in FitReport", worst)
-	if worst > 0.025 {
-		t.Errorf("hourly profile differs by %.3f", worst)
+	if !(math.Abs(worst-0.020263029712617044) <= 1e-4) {
+		t.Errorf("hourly profile differs by at most %.17g, pinned %.17g", worst, 0.020263029712617044)
 	}
 }

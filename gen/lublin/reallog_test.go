@@ -3,32 +3,20 @@ package lublin
 import (
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 	_ "time/tzdata" // the logs' time zones, independent of the host
 
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/swf"
 )
 
-// dataDir locates the real logs: $HPCWL_DATA, else ../shared/data/swf
-// relative to the repository root (this package is two levels below it).
-func dataDir() string {
-	if d := os.Getenv("HPCWL_DATA"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared", "data", "swf")
-}
-
 // readLog reads a log's successful jobs (status 1, the paper's filter, §2)
-// into a Log, or skips the test when the file is absent.
+// into a Log. Without the real logs the test is skipped, or fails when
+// HPCWL_REQUIRE_DATA is set (internal/testdata).
 func readLog(t testing.TB, name string, keep func(swf.Job) bool) (Log, []swf.Job) {
 	t.Helper()
-	path := filepath.Join(dataDir(), name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("real log %s not available (set HPCWL_DATA to the directory of the PWA logs): %v", name, err)
-	}
+	path := testdata.Path(t, name)
 	f, err := swf.Open(path)
 	if err != nil {
 		t.Fatal(err)

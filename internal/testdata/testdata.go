@@ -39,22 +39,48 @@ var Logs = []Log{
 
 // Dir returns the directory holding the real logs: $HPCWL_DATA if set, else
 // shared/data/swf beside the repository. When the logs are not there the
-// test is skipped with a message saying so.
+// test is skipped with a message saying so, or fails when
+// $HPCWL_REQUIRE_DATA is set.
 func Dir(tb testing.TB) string {
 	tb.Helper()
+	dir, ok := Find(tb)
+	if !ok {
+		skipped.Add(1)
+		tb.Skipf("NOT RUN: real logs not found in %s (set HPCWL_DATA to their directory)", dir)
+	}
+	return dir
+}
+
+// Find is [Dir] for tests that also do something useful without the real
+// logs (a fuzz target seeding its corpus from them, the help examples that
+// do not name one): it reports whether the logs are there instead of
+// skipping. When they are not and $HPCWL_REQUIRE_DATA is set, the test
+// fails all the same.
+func Find(tb testing.TB) (dir string, ok bool) {
+	tb.Helper()
+	dir, ok = locate()
+	if !ok && Required() {
+		tb.Fatalf("real logs required (HPCWL_REQUIRE_DATA is set) but not found in %s", dir)
+	}
+	return dir, ok
+}
+
+// locate returns the directory of the real logs and whether they are there.
+func locate() (string, bool) {
 	dir := os.Getenv("HPCWL_DATA")
 	if dir == "" {
 		_, file, _, _ := runtime.Caller(0)
 		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "swf")
 	}
-	if _, err := os.Stat(filepath.Join(dir, Logs[0].File)); err != nil {
-		if os.Getenv("HPCWL_REQUIRE_DATA") != "" {
-			tb.Fatalf("real logs required but not found in %s", dir)
-		}
-		skipped.Add(1)
-		tb.Skipf("NOT RUN: real logs not found in %s (set HPCWL_DATA to their directory)", dir)
-	}
-	return dir
+	_, err := os.Stat(filepath.Join(dir, Logs[0].File))
+	return dir, err == nil
+}
+
+// Required reports whether $HPCWL_REQUIRE_DATA asks that every test reading
+// the real logs run: set to anything but "" or "0".
+func Required() bool {
+	v := os.Getenv("HPCWL_REQUIRE_DATA")
+	return v != "" && v != "0"
 }
 
 // Path returns the path of the named real log, skipping the test when the
@@ -73,11 +99,17 @@ const Where = "the cleaned logs of the Parallel Workloads Archive, https://www.c
 	"(file names in internal/testdata.Logs), in ../shared/data/swf beside the repository or in $HPCWL_DATA"
 
 // Main runs the tests of a package that reads the real logs; call it from
-// TestMain: os.Exit(testdata.Main(m)). When tests were skipped because the
-// logs are missing, it says how many and where to get the logs in one line
-// on the terminal (go test shows nothing of a passing package otherwise),
-// or on standard error when there is no terminal.
+// TestMain: os.Exit(testdata.Main(m)). When the logs are missing and
+// $HPCWL_REQUIRE_DATA is set, it fails at once, saying where it looked. When
+// tests were skipped because the logs are missing, it says how many and
+// where to get the logs in one line on the terminal (go test shows nothing
+// of a passing package otherwise), or on standard error when there is no
+// terminal.
 func Main(m *testing.M) int {
+	if dir, ok := locate(); !ok && Required() {
+		fmt.Fprintf(os.Stderr, "FAIL: real logs required (HPCWL_REQUIRE_DATA is set) but not found in %s; get %s\n", dir, Where)
+		return 1
+	}
 	code := m.Run()
 	if n := skipped.Load(); n > 0 {
 		pkg := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
