@@ -24,6 +24,11 @@ const EdgeFraction = 0.1
 // mean by more than 5%.
 const EdgeShift = 0.05
 
+// MinEdgeShift is the smallest change of the mean wait, in seconds, that an
+// edge warning reports: on a log whose jobs hardly wait, a shift from 0.4 s
+// to 0.2 s is 50% but says nothing about the run.
+const MinEdgeShift = 60.0
+
 // WeekCount is the state of the machine at the start of one week of a run.
 type WeekCount struct {
 	// Week numbers the weeks from 1 (the first full week after the first
@@ -157,7 +162,7 @@ func (r *Report) warnings() []string {
 			"--outstanding writes the weekly series); waits and slowdowns measure the backlog, not the scheduler", r.Slope))
 	}
 	edge := func(name, flag, end string, t Trim) {
-		if t.Jobs == 0 || r.MeanWait == 0 || math.Abs(t.MeanWait-r.MeanWait) <= EdgeShift*math.Abs(r.MeanWait) {
+		if t.Jobs == 0 || r.MeanWait == 0 || math.Abs(t.MeanWait-r.MeanWait) <= max(EdgeShift*math.Abs(r.MeanWait), MinEdgeShift) {
 			return
 		}
 		w = append(w, fmt.Sprintf("%s: the mean wait moves from %.0f s to %.0f s without the %d jobs submitted within %s of the %s "+

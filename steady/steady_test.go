@@ -70,3 +70,20 @@ func TestDuration(t *testing.T) {
 		t.Error("roundUp")
 	}
 }
+
+// TestEdgeShiftFloor checks that an edge warning needs both a relative and
+// an absolute change of the mean wait: 0.4 s to 0.2 s is half, but nothing.
+func TestEdgeShiftFloor(t *testing.T) {
+	quiet := &Report{MeanWait: 0.4, WarmUp: Trim{Jobs: 310, MeanWait: 0.2, Seconds: 855360}}
+	if w := quiet.warnings(); len(w) != 0 {
+		t.Errorf("warnings for a 0.2 s shift: %q", w)
+	}
+	loud := &Report{MeanWait: 1000, WarmUp: Trim{Jobs: 310, MeanWait: 800, Seconds: 855360}}
+	if w := loud.warnings(); len(w) != 1 || !strings.Contains(w[0], "warm-up") {
+		t.Errorf("warnings for a 200 s (20%%) shift: %q", w)
+	}
+	small := &Report{MeanWait: 100000, CoolDown: Trim{Jobs: 5, MeanWait: 99000, Seconds: 3600}}
+	if w := small.warnings(); len(w) != 0 {
+		t.Errorf("warnings for a 1%% shift: %q", w)
+	}
+}
