@@ -94,7 +94,7 @@ again runs only what is missing.` + exitStatusHelp,
 	f.StringVar(&opts.db, "db", "", "results database (default: the experiment file with extension .db)")
 	f.IntVar(&opts.workers, "workers", 0, "runs at once (default: the number of CPUs)")
 	f.BoolVar(&opts.status, "status", false, "print how many runs are done and exit")
-	f.StringVar(&opts.csvOut, "csv", "", "also write the results table as CSV to `FILE`")
+	f.StringVar(&opts.csvOut, "csv", "", "also write the results table as CSV to `FILE` (Parquet when FILE ends in .parquet)")
 	f.StringVar(&opts.executor, "executor", "local", "where the runs execute: local (this machine, --workers at once) or slurm (a job array)")
 	f.IntVar(&opts.tasks, "tasks", 0, "slurm: the size of the job array (default: one task per 50 runs, at most 1000)")
 	f.StringVar(&opts.sbatch, "sbatch", "", "slurm: extra sbatch options, e.g. \"--partition=batch --time=2:00:00\"")
@@ -178,7 +178,7 @@ func runSweep(ctx context.Context, opts sweepOptions, name string, stdout, stder
 		return err
 	}
 	if opts.csvOut != "" {
-		if err := writeTableOutput(opts.csvOut, "sweep results csv", stdout, func(w io.Writer) error { return writeSweepCSV(w, rows) }); err != nil {
+		if err := writeSweepTable(opts.csvOut, e, rows, stdout); err != nil {
 			return err
 		}
 	}
@@ -361,7 +361,7 @@ func runSweepSlurm(ctx context.Context, opts sweepOptions, e *sweep.Experiment, 
 		return err
 	}
 	if opts.csvOut != "" {
-		if err := writeTableOutput(opts.csvOut, "sweep results csv", stdout, func(w io.Writer) error { return writeSweepCSV(w, rows) }); err != nil {
+		if err := writeSweepTable(opts.csvOut, e, rows, stdout); err != nil {
 			return err
 		}
 	}
@@ -379,4 +379,46 @@ func stateText(states map[string]int) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ", ")
+}
+
+// sweepRow is one row of the results table as Parquet.
+type sweepRow struct {
+	Key             string  `parquet:"key"`
+	Log             string  `parquet:"log,dict"`
+	Variant         int64   `parquet:"variant"`
+	Load            float64 `parquet:"load"`
+	Scheduler       string  `parquet:"scheduler,dict"`
+	Speed           float64 `parquet:"speed"`
+	ProcsFactor     float64 `parquet:"procs_factor"`
+	Replay          string  `parquet:"replay,dict"`
+	Jobs            int64   `parquet:"jobs"`
+	WaitMean        float64 `parquet:"wait_mean"`
+	WaitMedian      float64 `parquet:"wait_median"`
+	WaitP95         float64 `parquet:"wait_p95"`
+	ResponseMean    float64 `parquet:"response_mean"`
+	SlowdownMean    float64 `parquet:"slowdown_mean"`
+	BoundedSlowdown float64 `parquet:"bounded_slowdown_mean"`
+	Utilization     float64 `parquet:"utilization"`
+	Makespan        float64 `parquet:"makespan"`
+	Throughput      float64 `parquet:"throughput_per_week"`
+	QueueMean       float64 `parquet:"queue_mean"`
+}
+
+// writeSweepTable writes the results table as CSV, or as Parquet (the
+// same columns, the experiment's text and SHA-256 in the metadata) for a
+// name ending in .parquet.
+func writeSweepTable(name string, e *sweep.Experiment, rows []sweep.Row, stdout io.Writer) error {
+	return writeTableOutput(name, "sweep results csv", stdout, func(w io.Writer) error {
+		if !isParquetName(name) {
+			return writeSweepCSV(w, rows)
+		}
+		out := make([]sweepRow, len(rows))
+		for i, r := range rows {
+			out[i] = sweepRow{r.Key(), r.Log, int64(r.Variant), r.Load, r.Scheduler, r.Speed, r.ProcsFactor, r.Replay, int64(r.Jobs),
+				r.WaitMean, r.WaitMedian, r.WaitP95, r.ResponseMean, r.SlowdownMean, r.BSLDMean,
+				r.Utilization, r.Makespan, r.Throughput, r.QueueMean}
+		}
+		return writeParquetTable(w, out, provenance("", "", map[string]string{
+			"hpcwl.experiment": string(e.Source), "hpcwl.experiment_sha256": e.Hash}))
+	})
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/hpcwl/hpcwl/sweep"
 )
 
@@ -97,5 +99,45 @@ func TestSweepKilledResumes(t *testing.T) {
 	code, out, _ = runCLI(t, "sweep", exp, "--db", db, "--status")
 	if code != 0 || !strings.Contains(out, "24 of 24 runs done") {
 		t.Errorf("--status: exit %d, %q", code, out)
+	}
+}
+
+// TestSweepParquet checks that --csv x.parquet writes the CSV's rows as
+// typed Parquet columns, with the experiment in the metadata.
+func TestSweepParquet(t *testing.T) {
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "exp.yaml")
+	os.WriteFile(exp, []byte("name: pq\nlogs: [builtin:KTH-SP2]\nschedulers: [fcfs, easy]\nvariants: 1\n"), 0o644)
+	csvPath, pqPath := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.parquet")
+	if code, _, errOut := runCLI(t, "sweep", exp, "--csv", csvPath); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "sweep", exp, "--csv", pqPath); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows, err := parquet.ReadFile[sweepRow](pqPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(csvPath)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(rows) != 2 || len(lines) != 3 {
+		t.Fatalf("%d Parquet rows, %d CSV lines", len(rows), len(lines))
+	}
+	for i, r := range rows {
+		f := strings.Split(lines[i+1], ",")
+		if f[0] != r.Key || f[4] != r.Scheduler || f[9] != strconv.FormatFloat(r.WaitMean, 'g', -1, 64) {
+			t.Errorf("row %d: Parquet %+v, CSV %q", i, r, lines[i+1])
+		}
+	}
+	f, _ := os.Open(pqPath)
+	defer f.Close()
+	fi, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := pf.Lookup("hpcwl.experiment"); !ok || !strings.Contains(v, "name: pq") {
+		t.Errorf("metadata hpcwl.experiment = %q, %v", v, ok)
 	}
 }
