@@ -7,7 +7,6 @@ import (
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/trace"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -67,19 +66,13 @@ func Submissions(t *trace.Trace, rigid, fb *feedback.Run) (*Figure, error) {
 		if len(s.times) == 0 {
 			continue
 		}
-		l, err := plotter.NewLine(cumulative(s.times))
+		l, err := f.addStepLine(cumulative(s.times), i%2, 1.5, s.name)
 		if err != nil {
 			return nil, err
 		}
-		l.StepStyle = plotter.PostStep
-		l.Color = plotutil.Color(i % 2)
-		l.Width = vg.Points(1.5)
 		if s.dash {
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		}
-		p.Add(l)
-		p.Legend.Add(s.name, l)
-		f.Series++
 	}
 	if f.Series == 0 {
 		return nil, fmt.Errorf("%s: no job was submitted", t.Name)

@@ -13,6 +13,8 @@ import (
 
 	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -217,4 +219,21 @@ func pngWithText(png []byte, key, text string) ([]byte, error) {
 	out = append(out, png[:at]...)
 	out = append(out, chunk...)
 	return append(out, png[at:]...), nil
+}
+
+// addStepLine draws pts as a step line in colour c and the given width,
+// adds it to the legend as name and counts it as a series. It returns the
+// line for further styling.
+func (f *Figure) addStepLine(pts plotter.XYs, c int, width float64, name string) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	l.StepStyle = plotter.PostStep
+	l.Color = plotutil.Color(c)
+	l.Width = vg.Points(width)
+	f.Plot.Add(l)
+	f.Plot.Legend.Add(name, l)
+	f.Series++
+	return l, nil
 }

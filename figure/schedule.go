@@ -97,16 +97,9 @@ func Over(m Measure, step int64, runs ...Schedule) (*Figure, error) {
 			pts[b] = plotter.XY{X: float64(int64(b)*step) / day, Y: y}
 		}
 		pts[len(sums)] = plotter.XY{X: float64(int64(len(sums))*step) / day, Y: pts[len(sums)-1].Y}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if _, err := f.addStepLine(pts, i, 1, r.Name); err != nil {
 			return nil, err
 		}
-		l.StepStyle = plotter.PostStep
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1)
-		p.Add(l)
-		p.Legend.Add(r.Name, l)
-		f.Series++
 	}
 	p.Add(plotter.NewGrid())
 	return f, nil

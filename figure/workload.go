@@ -8,7 +8,6 @@ import (
 	"github.com/hpcwl/hpcwl/trace"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -119,16 +118,9 @@ func CDF(v Variable, logs ...*trace.Trace) (*Figure, error) {
 		if len(xs) == 0 {
 			return nil, fmt.Errorf("%s: no job with a known %s", t.Name, v)
 		}
-		l, err := plotter.NewLine(ecdf(xs))
-		if err != nil {
+		if _, err := f.addStepLine(ecdf(xs), i, 1.5, t.Name); err != nil {
 			return nil, err
 		}
-		l.StepStyle = plotter.PostStep
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.Legend.Add(t.Name, l)
-		f.Series++
 	}
 	p.Add(plotter.NewGrid())
 	return f, nil
@@ -224,16 +216,9 @@ func Arrivals(c Cycle, logs ...*trace.Trace) (*Figure, error) {
 			pts[h] = plotter.XY{X: float64(h), Y: counts[h] / float64(n)}
 		}
 		pts[bins] = plotter.XY{X: float64(bins), Y: pts[bins-1].Y}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if _, err := f.addStepLine(pts, i, 1.5, t.Name); err != nil {
 			return nil, err
 		}
-		l.StepStyle = plotter.PostStep
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.Legend.Add(t.Name, l)
-		f.Series++
 	}
 	p.Add(plotter.NewGrid())
 	return f, nil
