@@ -191,3 +191,44 @@ func TestFromTrace(t *testing.T) {
 		t.Errorf("Read error is not a *ParseError: %v", err)
 	}
 }
+
+// TestReadBoundaries checks the smallest valid values and the first
+// invalid ones, and that an error without a line says none.
+func TestReadBoundaries(t *testing.T) {
+	p, err := Read(strings.NewReader("partitions:\n  - {id: 1, procs: 1, speed: 0.001}\n"), "p.yaml")
+	if err != nil || p.Partitions[0].Procs != 1 {
+		t.Errorf("procs 1, speed 0.001: %v", err)
+	}
+	for _, in := range []string{"partitions:\n  - {id: 1, procs: 0}\n", "partitions:\n  - {id: 0, procs: 4}\n",
+		"partitions:\n  - {id: 1, procs: 4, speed: 0}\n"} {
+		if _, err := Read(strings.NewReader(in), "p.yaml"); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+	_, err = Read(strings.NewReader(""), "p.yaml")
+	if err == nil || strings.Contains(err.Error(), "line") {
+		t.Errorf("empty file: %v, want an error that names no line", err)
+	}
+}
+
+// TestSlurmConfDefaultsAndComments checks NodeName=DEFAULT's CPUs for a
+// node that gives none (a DEFAULT line applies to the lines after it),
+// CPUs=1, cores without sockets, and that a line commented out from its
+// first character is ignored.
+func TestSlurmConfDefaultsAndComments(t *testing.T) {
+	conf := "#PartitionName=ghost Nodes=a\nNodeName=c CoresPerSocket=3\nNodeName=DEFAULT CPUs=4\nNodeName=a\nNodeName=b CPUs=1\n" +
+		"PartitionName=p Nodes=a,b,c\n"
+	p, err := Read(strings.NewReader(conf), "slurm.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Partitions) != 1 || p.Partitions[0].Procs != 4+1+3 {
+		t.Errorf("partitions %+v, want one of 4+1+3 processors", p.Partitions)
+	}
+	if got, err := expandHosts("n[0-1]"); err != nil || !slices.Equal(got, []string{"n0", "n1"}) {
+		t.Errorf("n[0-1]: %v, %v", got, err)
+	}
+	if _, err := expandHosts("n[0-1000001]"); err == nil {
+		t.Error("a range of a million and one hosts: no error")
+	}
+}
