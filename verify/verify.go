@@ -5,8 +5,9 @@
 // submission, for the time the run rules give it, without ever using more
 // processors than the machine has, and, when asked, the invariants of the
 // named policy (first come first served order; EASY's reservation for the
-// oldest waiting job; an upper bound of every job's reservation at arrival
-// under conservative backfilling). When the schedule names the processors
+// oldest waiting job; conservative backfilling's reservations, replayed as
+// the textbook defines them, or an upper bound of them that every variant
+// of conservative backfilling keeps). When the schedule names the processors
 // of each job (Batsim's allocated_resources), no processor may be held by
 // two jobs at once.
 //
@@ -61,12 +62,20 @@ const (
 	// shadow time computed for it at any instant (Lifka 1995; Mu'alem and
 	// Feitelson 2001).
 	EASY
-	// Conservative requires every job to start no later than the latest
-	// time its reservation at arrival can be under conservative
-	// backfilling (Mu'alem and Feitelson 2001): the time by which every
-	// job running then is planned to end and every job waiting then is
-	// planned to end after starting at its own such bound.
+	// Conservative requires every job to start no later than its
+	// reservation under textbook conservative backfilling (Mu'alem and
+	// Feitelson 2001): reservations made at arrival at the earliest slot
+	// where the job fits, and compressed in arrival order after every
+	// pass at which a job ended, replayed along the schedule's own starts
+	// and ends.
 	Conservative
+	// ConservativeBound requires every job to start no later than the
+	// latest time its reservation at arrival can be under any variant of
+	// conservative backfilling, whatever its compression: the time by
+	// which every job running then is planned to end and every job waiting
+	// then is planned to end after starting at its own such bound. A
+	// necessary condition only, for schedulers that compress otherwise.
+	ConservativeBound
 )
 
 // String returns the policy's name as [ParsePolicy] reads it.
@@ -78,11 +87,14 @@ func (p Policy) String() string {
 		return "easy"
 	case Conservative:
 		return "conservative"
+	case ConservativeBound:
+		return "conservative-bound"
 	}
 	return "none"
 }
 
-// ParsePolicy reads a policy name: none, fcfs, easy or conservative.
+// ParsePolicy reads a policy name: none, fcfs, easy, conservative or
+// conservative-bound.
 func ParsePolicy(s string) (Policy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "none":
@@ -93,8 +105,10 @@ func ParsePolicy(s string) (Policy, error) {
 		return EASY, nil
 	case "conservative":
 		return Conservative, nil
+	case "conservative-bound":
+		return ConservativeBound, nil
 	}
-	return 0, fmt.Errorf("unknown policy %q; valid: none, fcfs, easy, conservative", s)
+	return 0, fmt.Errorf("unknown policy %q; valid: none, fcfs, easy, conservative, conservative-bound", s)
 }
 
 // Rule names one checked rule.
@@ -114,7 +128,8 @@ const (
 	RuleAlloc     Rule = "allocation" // processors allocated twice, outside the machine or not as many as the job's
 	RuleFCFSOrder Rule = "fcfs-order" // started before a job that arrived earlier
 	RuleEASY      Rule = "easy-shadow"
-	RuleCons      Rule = "conservative-bound"
+	RuleCons      Rule = "conservative-reservation"
+	RuleConsBound Rule = "conservative-bound"
 )
 
 // Violation is one broken rule.
@@ -285,7 +300,7 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 	case FCFS:
 		rep.PolicyChecked = true
 		checkFCFS(c, jobs, placed)
-	case EASY, Conservative:
+	case EASY, Conservative, ConservativeBound:
 		plan := make([]sim.Time, len(jobs))
 		for i, j := range jobs {
 			plan[i] = j.Estimate
@@ -306,10 +321,13 @@ func Check(jobs []sim.Job, schedule []Entry, opt Options) (*Report, error) {
 			}
 		}
 		rep.PolicyChecked = true
-		if opt.Policy == EASY {
+		switch opt.Policy {
+		case EASY:
 			checkEASY(c, jobs, plan, placed, opt.Procs)
-		} else {
-			checkConservative(c, jobs, plan, placed)
+		case Conservative:
+			checkConservative(c, jobs, plan, placed, opt.Procs)
+		default:
+			checkConservativeBound(c, jobs, plan, placed)
 		}
 	}
 	return rep, nil
@@ -544,7 +562,7 @@ func checkEASY(c *checker, jobs []sim.Job, plan []sim.Time, ps []placement, proc
 	}
 }
 
-// checkConservative bounds each job's reservation at arrival under
+// checkConservativeBound bounds each job's reservation at arrival under
 // conservative backfilling from above, and requires the job to start by
 // that bound. At job j's arrival every job running is planned to end by
 // its start + requested time, and every job waiting (arrived before j, in
@@ -559,7 +577,7 @@ func checkEASY(c *checker, jobs []sim.Job, plan []sim.Time, ps []placement, proc
 // backfilling starts j by its reservation, hence by B_j. This is a
 // necessary condition only (the actual reservation can be earlier), but
 // one that EASY, which reserves for the first waiting job alone, can break.
-func checkConservative(c *checker, jobs []sim.Job, plan []sim.Time, ps []placement) {
+func checkConservativeBound(c *checker, jobs []sim.Job, plan []sim.Time, ps []placement) {
 	order := slices.Clone(ps)
 	slices.SortFunc(order, func(a, b placement) int { return arrivalLess(&jobs[a.job], &jobs[b.job]) })
 	bound := make([]sim.Time, len(order))
@@ -585,7 +603,7 @@ func checkConservative(c *checker, jobs []sim.Job, plan []sim.Time, ps []placeme
 		live = append(kept, k)
 		bound[k] = b
 		if p.start > b {
-			c.add(Violation{RuleCons, p.id, p.start, p.line,
+			c.add(Violation{RuleConsBound, p.id, p.start, p.line,
 				fmt.Sprintf("starts at %d, after %d, the latest its reservation at arrival (t=%d) could be", p.start, b, t)})
 		}
 	}

@@ -213,7 +213,9 @@ func TestBrokenSchedules(t *testing.T) {
 // TestConservativeBound: on a hand-made log EASY backfills a long job into
 // the extra processors of the first waiting job's reservation, which then
 // delays the second waiting job far past the latest its conservative
-// reservation could be; conservative backfilling keeps the bound.
+// reservation could be; conservative backfilling keeps the bound. The
+// textbook replay (policy conservative) finds the same job late: job 3's
+// reservation stays at 200 while job 4 holds the processors.
 //
 // 10 processors; job 1 (t 0, 8 procs, 100 s), job 2 (t 1, 6, 100), job 3
 // (t 2, 10, 100), job 4 (t 3, 2, 1000). Bounds: job 2 100 (job 1's end),
@@ -240,15 +242,78 @@ func TestConservativeBound(t *testing.T) {
 				t.Fatalf("%s: job %d starts at %d, hand-worked %d", c.sched, o.ID, o.Start, c.want[o.ID])
 			}
 		}
-		rep, err := verify.Check(jobs, entries(res), verify.Options{Procs: 10, Kill: true, Policy: verify.Conservative})
+		for pol, rule := range map[verify.Policy]verify.Rule{verify.ConservativeBound: verify.RuleConsBound, verify.Conservative: verify.RuleCons} {
+			rep, err := verify.Check(jobs, entries(res), verify.Options{Procs: 10, Kill: true, Policy: pol})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case !rep.PolicyChecked:
+				t.Errorf("%s, %v: not checked: %s", c.sched, pol, rep.Note)
+			case c.bad == 0 && !rep.OK():
+				t.Errorf("%s, %v: %v", c.sched, pol, rep.Violations)
+			case c.bad != 0 && (rep.OK() || rep.Violations[0].JobID != c.bad || rep.Violations[0].Rule != rule):
+				t.Errorf("%s, %v: got %v, want a %s violation of job %d", c.sched, pol, rep.Violations, rule, c.bad)
+			}
+		}
+	}
+}
+
+// TestConservativeReplay: the textbook replay of conservative backfilling
+// catches a schedule that keeps the bound but compresses in another order.
+// The log is sched/testdata/arrival-order.swf (10 processors): job 1 (t 0,
+// 6 procs, requested 100 s, runs 10 s), job 2 (t 0, 4, 50), job 3 (t 1, 6,
+// 100), job 4 (t 2, 4, 50). Reservations at arrival: job 3 at 100, job 4
+// at 50. When job 1 ends at 10, the textbook compresses in arrival order:
+// job 3 moves to 10, job 4 finds nothing free before 50 and stays. A
+// compression in order of reservation moves job 4 to 10 first and leaves
+// job 3 to start at 50, 40 s after its reservation; the bound (job 3: 100,
+// job 4: 200) does not see it.
+func TestConservativeReplay(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 10, Estimate: 100, Procs: 6},
+		{ID: 2, Submit: 0, Runtime: 50, Estimate: 50, Procs: 4},
+		{ID: 3, Submit: 1, Runtime: 100, Estimate: 100, Procs: 6},
+		{ID: 4, Submit: 2, Runtime: 50, Estimate: 50, Procs: 4},
+	}
+	e := func(id, submit, procs, start, end int) verify.Entry {
+		return verify.Entry{ID: int64(id), Submit: sim.Time(submit), Procs: procs, Start: sim.Time(start), End: sim.Time(end), Line: id + 1}
+	}
+	textbook := []verify.Entry{e(1, 0, 6, 0, 10), e(2, 0, 4, 0, 50), e(3, 1, 6, 10, 110), e(4, 2, 4, 50, 100)}
+	byReservation := []verify.Entry{e(1, 0, 6, 0, 10), e(2, 0, 4, 0, 50), e(3, 1, 6, 50, 150), e(4, 2, 4, 10, 60)}
+	// Conservative's own schedule is the textbook one.
+	res := run(t, "conservative", jobs, 10, true)
+	if got := entries(res); !slices.EqualFunc(got, textbook, func(a, b verify.Entry) bool { return a.ID == b.ID && a.Start == b.Start && a.End == b.End }) {
+		t.Fatalf("conservative's schedule %v, hand-worked %v", got, textbook)
+	}
+	for _, c := range []struct {
+		name     string
+		schedule []verify.Entry
+		policy   verify.Policy
+		want     string // "" for none, else the first violation
+	}{
+		{"textbook/replay", textbook, verify.Conservative, ""},
+		{"textbook/bound", textbook, verify.ConservativeBound, ""},
+		{"by reservation/replay", byReservation, verify.Conservative,
+			"conservative-reservation: job 3 at t=10 (line 4): starts at 50, after its reservation 10 (made at arrival, t=1, for 100)"},
+		{"by reservation/bound", byReservation, verify.ConservativeBound, ""},
+	} {
+		rep, err := verify.Check(jobs, c.schedule, verify.Options{Procs: 10, Kill: true, Policy: c.policy})
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch {
-		case c.bad == 0 && !rep.OK():
-			t.Errorf("%s: %v", c.sched, rep.Violations)
-		case c.bad != 0 && (rep.OK() || rep.Violations[0].JobID != c.bad || rep.Violations[0].Rule != verify.RuleCons):
-			t.Errorf("%s: got %v, want a conservative-bound violation of job %d", c.sched, rep.Violations, c.bad)
+		if !rep.PolicyChecked {
+			t.Fatalf("%s: not checked: %s", c.name, rep.Note)
+		}
+		got := ""
+		if !rep.OK() {
+			got = rep.Violations[0].String()
+		}
+		if got != c.want {
+			t.Errorf("%s: first violation %q, want %q", c.name, got, c.want)
+		}
+		if c.want != "" && rep.Count != 1 {
+			t.Errorf("%s: %d violations, want 1: %v", c.name, rep.Count, rep.Violations)
 		}
 	}
 }

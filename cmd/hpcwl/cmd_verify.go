@@ -64,12 +64,20 @@ many as it needs, all on the machine, none held by another job at the time.
         This bound holds only when planned ends bound the actual ends, so it
         is checked with --kill or when no job runs past its requested time,
         and skipped with a note otherwise.
-  conservative  conservative backfilling (Mu'alem and Feitelson 2001): no job
-        starts after the latest its reservation at arrival could be, the time
-        by which every job running then is planned to end and every job
-        waiting then is planned to end after starting by its own such bound
-        (a necessary condition, not an exact replay of the reservations;
-        checked under the same condition as easy).
+  conservative  textbook conservative backfilling (Mu'alem and Feitelson
+        2001): the reservations are replayed along the schedule's starts and
+        ends (each job reserves at arrival the earliest slot where it fits
+        for its planned time; after every instant at which a job ended, the
+        waiting jobs in arrival order move to the earliest slot where they
+        now fit, the others left in place), and no job may start after its
+        reservation. This is the compression of hpcwl's conservative and of
+        pyss; a scheduler that compresses otherwise may fail it.
+  conservative-bound  a necessary condition that every variant of
+        conservative backfilling keeps, whatever its compression: no job
+        starts after the time by which every job running at its arrival is
+        planned to end and every job waiting then is planned to end after
+        starting by its own such bound.
+  Both are checked under the same condition as easy.
 
 The first violations are listed (rule, job, time, line of SCHEDULE, what);
 the exit status is 1 if there is any.` + exitStatusHelp,
@@ -84,7 +92,7 @@ the exit status is 1 if there is any.` + exitStatusHelp,
 	f := cmd.Flags()
 	f.StringVar(&opts.log, "log", "", "the workload log the schedule was made from (required)")
 	f.BoolVar(&opts.kill, "kill", false, "jobs were killed at their requested time")
-	f.StringVar(&opts.policy, "policy", "none", "also check a policy's invariants: none, fcfs, easy, conservative")
+	f.StringVar(&opts.policy, "policy", "none", "also check a policy's invariants: none, fcfs, easy, conservative, conservative-bound")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine, as in the simulation: drop (as simulate does by default), error, clamp")
 	f.StringVar(&opts.missingEstimate, "missing-estimate", "runtime", "requested time of jobs without one, as in the simulation: runtime, max, or SECONDS")
 	f.Float64Var(&opts.speed, "speed", 1, "node speed of the simulation relative to the log's machine")
