@@ -291,6 +291,7 @@ type PBAS struct {
 	switcher
 	name    string
 	metric  Metric
+	err     error         // a shadow simulation's failure, for Err
 	shadows []*sim.Shadow // by candidate; nil for the active one
 	// the schedulers of the shadows, by candidate, restored at each fork
 	shadowInst []sim.Restorer
@@ -301,6 +302,7 @@ type PBAS struct {
 
 var _ sim.Waker = (*PBAS)(nil)
 var _ sim.Restorer = (*PBAS)(nil)
+var _ sim.Failer = (*PBAS)(nil)
 
 // NewPBAS returns PBAS over the candidates (at least one), comparing them
 // by metric every period.
@@ -336,6 +338,10 @@ func (s *PBAS) Notify(v *sim.View, n sim.Notice) {
 	s.inst[s.active].Notify(v, n)
 }
 
+// Err implements [sim.Failer]: the failure of a shadow simulation, which
+// stops the run.
+func (s *PBAS) Err() error { return s.err }
+
 // Schedule implements [sim.Scheduler].
 func (s *PBAS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	if !s.begun {
@@ -355,7 +361,11 @@ func (s *PBAS) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 				continue
 			}
 			if err := sh.AdvanceTo(v.Now()); err != nil {
-				panic(fmt.Sprintf("sched: PBAS shadow of %s: %v", s.cands[i].Name, err))
+				// The engine stops the run with it after this pass.
+				if s.err == nil {
+					s.err = fmt.Errorf("sched: PBAS shadow of %s: %w", s.cands[i].Name, err)
+				}
+				return dst
 			}
 			c, ok := s.metric.score(sh.Stats(), v.Procs())
 			if !ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -148,5 +149,36 @@ func TestPBASSwitches(t *testing.T) {
 				t.Errorf("%v: job %d starts at %d, want %d", tc.metric, i+1, res.Jobs[i].Start, want)
 			}
 		}
+	}
+}
+
+// overcommit is a deliberately broken candidate: it starts every waiting
+// job at every pass, whether it fits or not.
+type overcommit struct{}
+
+func (overcommit) Notify(*sim.View, sim.Notice) {}
+func (overcommit) Restore(*sim.View)            {}
+func (overcommit) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+		if v.Waiting(r) {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}
+
+// TestPBASShadowFailure: a candidate that breaks the machine's capacity in
+// its shadow simulation stops the run with an error naming it, not a
+// panic.
+func TestPBASShadowFailure(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 2},
+		{ID: 2, Submit: 1, Runtime: 100, Estimate: 100, Procs: 2},
+		{ID: 3, Submit: 200, Runtime: 10, Estimate: 10, Procs: 1},
+	}
+	p := sched.NewPBAS("pbas", []sched.Candidate{cand("maui"), {Name: "overcommit", New: func() sim.Restorer { return overcommit{} }}}, sched.MetricWait, 50)
+	_, err := sim.Run(context.Background(), sim.NewReplay(jobs), p, sim.Config{Procs: 2})
+	if err == nil || !strings.Contains(err.Error(), "PBAS shadow of overcommit") {
+		t.Fatalf("got %v, want the shadow's failure", err)
 	}
 }

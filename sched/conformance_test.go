@@ -27,6 +27,7 @@ func TestConformance(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
 				c := schedtest.Workload(rt, false)
 				c.Kill = rapid.Bool().Draw(rt, "kill")
+				c.PassEveryEvent = rapid.Bool().Draw(rt, "every-event")
 				switch rapid.IntRange(0, 2).Draw(rt, "predictor") {
 				case 1:
 					c.Predictor = sim.Perfect{}
@@ -57,6 +58,7 @@ func TestReservationsKept(t *testing.T) {
 				exact := rapid.Bool().Draw(rt, "exact")
 				c := schedtest.Workload(rt, exact)
 				c.Kill = !exact
+				c.PassEveryEvent = rapid.Bool().Draw(rt, "every-event")
 				if err := schedtest.Check(c, f, true); err != nil {
 					rt.Fatal(err)
 				}

@@ -50,6 +50,7 @@ type Conservative struct {
 	arrivals []sim.Ref
 	compress bool
 	rebuild  bool
+	held     []keyed   // scratch: jobs due to start whose processors are still held
 	running  []sim.Ref // running jobs, unordered
 	runPos   []int32   // index of a running job in running
 
@@ -150,12 +151,23 @@ func (s *Conservative) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		s.reserve(r, t, v)
 	}
 	s.arrivals = s.arrivals[:0]
+	// With a pass after every single event (sim.Config.PassEveryEvent),
+	// a job planned to end now may not have ended yet: a job whose
+	// reservation has come but whose processors are still held waits for
+	// the pass after that end, at the same instant.
+	free := v.Free()
+	held := s.held[:0]
 	for len(s.byRes) > 0 && s.byRes[0].key <= now {
 		x := s.byRes.pop()
 		r := x.ref
 		if s.state[r] != csWaiting || s.res[r] != x.key {
 			continue // stale
 		}
+		if v.Size(r) > free {
+			held = append(held, x)
+			continue
+		}
+		free -= v.Size(r)
 		s.state[r] = csRunning
 		s.dur[r] = now + s.dur[r] // now the planned end
 		s.runPos = grow(s.runPos, r, 0)
@@ -163,6 +175,10 @@ func (s *Conservative) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		s.running = append(s.running, r)
 		dst = append(dst, r)
 	}
+	for _, x := range held {
+		s.byRes.push(x)
+	}
+	s.held = held
 	return dst
 }
 

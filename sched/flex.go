@@ -162,19 +162,30 @@ func (s *Flex) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		s.place(v, r)
 	}
 	s.arrivals = s.arrivals[:0]
-	i := 0
-	for i < len(s.waiting.a) && s.waiting.a[i].key <= now {
+	// With a pass after every single event (sim.Config.PassEveryEvent),
+	// a job planned to end now may not have ended yet: a job whose
+	// reservation has come but whose processors are still held stays at
+	// the front of the queue for the pass after that end, at the same
+	// instant.
+	free := v.Free()
+	i, kept := 0, 0
+	for ; i < len(s.waiting.a) && s.waiting.a[i].key <= now; i++ {
 		r := s.waiting.a[i].ref
+		if v.Size(r) > free {
+			s.waiting.a[kept] = s.waiting.a[i]
+			kept++
+			continue
+		}
+		free -= v.Size(r)
 		s.dur[r] = now + s.dur[r] // now the planned end
 		s.runPos[r] = int32(len(s.running))
 		s.running = append(s.running, r)
 		s.waitSum += float64(now - v.Submit(r))
 		s.nStarted++
 		dst = append(dst, r)
-		i++
 	}
-	if i > 0 {
-		s.waiting.a = append(s.waiting.a[:0], s.waiting.a[i:]...)
+	if i > kept {
+		s.waiting.a = append(s.waiting.a[:kept], s.waiting.a[i:]...)
 	}
 	return dst
 }

@@ -25,6 +25,9 @@ type Case struct {
 	Jobs      []sim.Job
 	Kill      bool
 	Predictor sim.Predictor
+	// PassEveryEvent runs a scheduling pass after every single event
+	// (sim.Config.PassEveryEvent).
+	PassEveryEvent bool
 }
 
 // Run simulates c under a new scheduler from f, recording the reservations
@@ -39,7 +42,7 @@ func Run(c Case, f Factory) (res *sim.Result, earliest []sim.Time, movedLater []
 	rs, _ := s.(sim.Reserver)
 	var last []sim.Time
 	var usageErr error
-	cfg := sim.Config{Procs: c.Procs, Kill: c.Kill, Predictor: c.Predictor}
+	cfg := sim.Config{Procs: c.Procs, Kill: c.Kill, Predictor: c.Predictor, PassEveryEvent: c.PassEveryEvent}
 	cfg.OnPass = func(v *sim.View, _ []sim.Ref) {
 		used := 0
 		for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
