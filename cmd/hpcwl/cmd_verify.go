@@ -70,8 +70,10 @@ many as it needs, all on the machine, none held by another job at the time.
         for its planned time; after every instant at which a job ended, the
         waiting jobs in arrival order move to the earliest slot where they
         now fit, the others left in place), and no job may start after its
-        reservation. This is the compression of hpcwl's conservative and of
-        pyss; a scheduler that compresses otherwise may fail it.
+        reservation. This is the compression of hpcwl's conservative with
+        one pass per instant; a scheduler that compresses otherwise (or
+        after each single end, as with simulate --pass-every-event) may
+        fail it.
   conservative-bound  a necessary condition that every variant of
         conservative backfilling keeps, whatever its compression: no job
         starts after the time by which every job running at its arrival is
