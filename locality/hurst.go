@@ -21,7 +21,8 @@ type HurstOptions struct {
 	Factor float64
 	// MinBlocks is the number of blocks per size: exactly that many,
 	// evenly spaced (overlapping when the series holds fewer), or with
-	// AllBlocks at least that many; 0 means 10.
+	// AllBlocks at least that many; 0 means 10, and 1 takes the first
+	// block of each size.
 	MinBlocks int
 	// AllBlocks uses every non-overlapping block of each size, topped up
 	// with overlapping ones to MinBlocks. Small sizes then have thousands
@@ -140,6 +141,9 @@ func starts(N, n, k int, all bool) []int {
 			out = append(out, s)
 		}
 		return out
+	}
+	if k == 1 {
+		return []int{0} // one block: the first
 	}
 	for i := range k {
 		out = append(out, i*(N-n)/(k-1))

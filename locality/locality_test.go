@@ -208,6 +208,16 @@ func TestHurstBlocks(t *testing.T) {
 			t.Errorf("default: %d points of size %d, want 12", c, n)
 		}
 	}
+	// One block per size: the first one, and a slope through those points.
+	one := locality.Hurst(tr, locality.HurstOptions{MinBlocks: 1})
+	for n, c := range perSize(one) {
+		if c != 1 {
+			t.Errorf("MinBlocks 1: %d points of size %d, want 1", c, n)
+		}
+	}
+	if len(one.Points) < 2 || math.IsNaN(one.H) {
+		t.Errorf("MinBlocks 1: %d points, H %v", len(one.Points), one.H)
+	}
 	all := locality.Hurst(tr, locality.HurstOptions{MinBlocks: 12, AllBlocks: true})
 	pa := perSize(all)
 	if pa[all.MinN] < all.Series/all.MinN*9/10 {

@@ -228,19 +228,16 @@ func writeBurstFigures(dir string, r *bursty.Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	// Each file is written atomically: an interrupted run leaves the
+	// complete files it wrote and none cut short.
 	write := func(name string, header []string, rows [][]string) error {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		cw := csv.NewWriter(f)
-		_ = cw.Write(header)
-		_ = cw.WriteAll(rows)
-		if err := cw.Error(); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return writeOutput(filepath.Join(dir, name), nil, func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			_ = cw.Write(header)
+			_ = cw.WriteAll(rows)
+			cw.Flush()
+			return cw.Error()
+		})
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	// dist returns one row per distinct value of the sorted sample with

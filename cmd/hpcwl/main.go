@@ -60,7 +60,7 @@ func main() {
 		// appears afterwards) and exit.
 		cancel()
 		atomicfile.Stop()
-		fmt.Fprintf(os.Stderr, "hpcwl: interrupted (%v); no output written\n", sig)
+		fmt.Fprintf(os.Stderr, "hpcwl: interrupted (%v); the outputs being written were removed (outputs already complete, and the runs a sweep recorded, are kept)\n", sig)
 		os.Exit(exitCanceled)
 	}()
 	os.Exit(runContext(ctx, os.Args[1:], os.Stdout, os.Stderr))

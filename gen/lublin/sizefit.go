@@ -1,8 +1,10 @@
 package lublin
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -97,17 +99,28 @@ func fitDiscreteTSU(counts map[int64]int, hi, serial, pow2, target float64) (TSU
 	encode := func(p TSUParams) []float64 {
 		return []float64{logit((p.Low - lmin) / (0.999 * (hi - lmin))), logit((p.Med - p.Low) / (hi - p.Low))}
 	}
+	// The sizes in increasing order: summing over the map would add in a
+	// random order, and the last bits of the likelihood, hence the
+	// optimizer's path and the fitted values, would change from run to run.
+	type sizeCount struct {
+		n int64
+		c int
+	}
+	var par []sizeCount
 	total := 0
 	for n, c := range counts {
 		if n >= 2 {
+			par = append(par, sizeCount{n, c})
 			total += c
 		}
 	}
+	slices.SortFunc(par, func(a, b sizeCount) int { return cmp.Compare(a.n, b.n) })
 	nll := func(x []float64) float64 {
 		_, pr, miss := withMean(decode(x))
 		s := 0.0
-		for n, c := range counts {
-			if n < 2 || n >= int64(len(pr)) {
+		for _, sc := range par {
+			n, c := sc.n, sc.c
+			if n >= int64(len(pr)) {
 				continue
 			}
 			// Parallel sizes given that the job is parallel.
