@@ -160,37 +160,13 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	if len(jobs) == 0 {
 		return s, nil
 	}
-	first, lastSub, lastEnd := jobs[0].Submit, jobs[0].Submit, jobs[0].End
-	for i := range jobs {
-		o := &jobs[i]
-		first = min(first, o.Submit)
-		lastSub = max(lastSub, o.Submit)
-		lastEnd = max(lastEnd, o.End)
+	w, err := measureWindow(jobs, opt)
+	if err != nil {
+		return nil, err
 	}
-	s.Makespan = lastEnd - first
-	s.WindowStart, s.WindowEnd = first+opt.WarmUp, lastEnd
-	if opt.CoolDown > 0 {
-		s.WindowEnd = lastSub - opt.CoolDown
-	}
-	if s.WindowEnd <= s.WindowStart {
-		return nil, fmt.Errorf("metrics: warm-up %d s and cool-down %d s leave no window of the %d s submission period",
-			opt.WarmUp, opt.CoolDown, lastSub-first)
-	}
+	s.Makespan = w.makespan
+	s.WindowStart, s.WindowEnd = w.start, w.end
 	n := len(jobs)
-	if opt.WarmUpJobs+opt.CoolDownJobs >= n {
-		return nil, fmt.Errorf("metrics: a warm-up of %d jobs and a cool-down of %d jobs leave none of the run's %d jobs",
-			opt.WarmUpJobs, opt.CoolDownJobs, n)
-	}
-	trimmed, firstKept, lastKept := trimByCount(jobs, opt.WarmUpJobs, opt.CoolDownJobs)
-	if opt.WarmUpJobs > 0 {
-		s.WindowStart = max(s.WindowStart, firstKept)
-	}
-	if opt.CoolDownJobs > 0 {
-		s.WindowEnd = min(s.WindowEnd, lastKept)
-	}
-	if s.WindowEnd <= s.WindowStart {
-		return nil, fmt.Errorf("metrics: warm-up and cool-down leave no window of the %d s submission period", lastSub-first)
-	}
 	v := newVectors(n)
 	measured := make([]int32, 0, n)
 	var busy float64
@@ -203,7 +179,7 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 				busy += float64(b-a) * float64(o.Procs)
 			}
 		}
-		if o.Start < 0 || o.Submit < s.WindowStart || o.Submit > s.WindowEnd || (trimmed != nil && trimmed[i]) {
+		if !w.measured(jobs, i) {
 			continue
 		}
 		measured = append(measured, int32(i))
@@ -243,6 +219,59 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 		s.PerMonth = groups(jobs, measured, tau, func(o *sim.Outcome) string { return m.key(o.Submit) }, false)
 	}
 	return s, nil
+}
+
+// window is the measured window of a run.
+type window struct {
+	start, end sim.Time
+	makespan   sim.Time
+	trimmed    []bool // jobs left out by the job-count trims, or nil
+}
+
+// measureWindow returns the window of jobs (a non-empty run) under the
+// warm-up and cool-down of opt: from the first submit plus the warm-up to
+// the last end (or, with a cool-down, the last submit minus the
+// cool-down), narrowed to the jobs the job-count trims keep.
+func measureWindow(jobs []sim.Outcome, opt Options) (window, error) {
+	first, lastSub, lastEnd := jobs[0].Submit, jobs[0].Submit, jobs[0].End
+	for i := range jobs {
+		o := &jobs[i]
+		first = min(first, o.Submit)
+		lastSub = max(lastSub, o.Submit)
+		lastEnd = max(lastEnd, o.End)
+	}
+	w := window{start: first + opt.WarmUp, end: lastEnd, makespan: lastEnd - first}
+	if opt.CoolDown > 0 {
+		w.end = lastSub - opt.CoolDown
+	}
+	if w.end <= w.start {
+		return w, fmt.Errorf("metrics: warm-up %d s and cool-down %d s leave no window of the %d s submission period",
+			opt.WarmUp, opt.CoolDown, lastSub-first)
+	}
+	n := len(jobs)
+	if opt.WarmUpJobs+opt.CoolDownJobs >= n {
+		return w, fmt.Errorf("metrics: a warm-up of %d jobs and a cool-down of %d jobs leave none of the run's %d jobs",
+			opt.WarmUpJobs, opt.CoolDownJobs, n)
+	}
+	trimmed, firstKept, lastKept := trimByCount(jobs, opt.WarmUpJobs, opt.CoolDownJobs)
+	w.trimmed = trimmed
+	if opt.WarmUpJobs > 0 {
+		w.start = max(w.start, firstKept)
+	}
+	if opt.CoolDownJobs > 0 {
+		w.end = min(w.end, lastKept)
+	}
+	if w.end <= w.start {
+		return w, fmt.Errorf("metrics: warm-up and cool-down leave no window of the %d s submission period", lastSub-first)
+	}
+	return w, nil
+}
+
+// measured reports whether job i of jobs enters the figures: it started,
+// was submitted within the window and was not trimmed.
+func (w *window) measured(jobs []sim.Outcome, i int) bool {
+	o := &jobs[i]
+	return o.Start >= 0 && o.Submit >= w.start && o.Submit <= w.end && (w.trimmed == nil || !w.trimmed[i])
 }
 
 // trimByCount marks the first warm and the last cool jobs by submit time

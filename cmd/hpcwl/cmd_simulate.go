@@ -114,11 +114,22 @@ are cut into sessions (--sessions) and a session (or batch) is submitted a
 recorded think time after the work it depends on ends in the simulation
 (--users madon: Madon's think-time replay; adjusted, distribution, fluid:
 Zakay's user models). The scheduler replay starts every job its recorded wait
-after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + exitStatusHelp,
+after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.
+
+Several schedulers (--scheduler fcfs,easy,conservative) simulate the log in
+turn with the same options; their figures are printed side by side, and each
+scheduler after the first is compared with the first job by job: the mean
+difference of each job's wait, response, slowdown and bounded slowdown, with a
+batch-means confidence interval over the differences in order of submission
+(--ci-level), and how many jobs fare better or worse. The per-run outputs
+(--jobs, --swf, --cycle, --outstanding), --baseline and --param take one
+scheduler; hpcwl replicate compares schedulers over resampled variants and
+hpcwl sweep runs grids.` + exitStatusHelp,
 		Example: `  hpcwl simulate builtin:KTH-SP2 --scheduler easy
   hpcwl simulate builtin:KTH-SP2 --scheduler fcfs --jobs fcfs.csv --json
   hpcwl simulate SDSC-SP2-1998-4.2-cln.swf.gz --scheduler conservative --speed 2
   hpcwl simulate builtin:KTH-SP2 --scheduler sjbf --predictor perfect --by month
+  hpcwl simulate builtin:KTH-SP2 --scheduler easy,conservative,sjbf --kill
   hpcwl simulate builtin:KTH-SP2 --scheduler exec:examples/schedulers/easy.py --kill
   hpcwl simulate KTH-SP2-1996-2.1-cln.swf.gz --scheduler pbas --param metric=resp --param switch=12h --baseline maui
   hpcwl simulate builtin:KTH-SP2 --replay feedback --users madon --sessions a60 --speed 0.5`,
@@ -129,7 +140,7 @@ after arrival (a test oracle). See hpcwl evaluate for a side-by-side view.` + ex
 	}
 	opts.trace.add(cmd)
 	f := cmd.Flags()
-	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", "))
+	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler: "+strings.Join(sched.Names(), ", ")+"; several, comma-separated, are run in turn and compared job by job with the first")
 	f.Float64Var(&opts.procsFactor, "procs-factor", 1, "multiply the machine size by this factor")
 	f.Float64Var(&opts.speed, "speed", 1, "node speed: runtimes and requested times are divided by it")
 	f.StringVar(&opts.predictor, "predictor", "requested", "runtime predictions: NAME or NAME:KEY=VALUE,...; names: "+strings.Join(predict.Names(), ", "))
@@ -260,9 +271,14 @@ type simulateRun struct {
 	work   *sim.Workload
 	res    *sim.Result
 	fluid  string // the --fluid variant, for the output's header
+	// metricsOptions made report.Metrics.
+	metricsOptions metrics.Options
 }
 
 func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout, stderr io.Writer) error {
+	if names := schedulerNames(opts.scheduler); len(names) > 1 {
+		return runSimulateMany(ctx, opts, names, name, stdout, stderr)
+	}
 	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}, {"--cycle", opts.cycleOut}, {"--outstanding", opts.outstandingOut}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
@@ -478,9 +494,10 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		return nil, fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
 			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
 	}
-	m, err := metrics.Compute(res, metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
+	mopt := metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
 		WarmUpJobs: opts.warmUpJobs, CoolDownJobs: opts.coolDownJobs, CILevel: opts.ciLevel,
-		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""}) // breakdowns only where shown or needed
+		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""} // breakdowns only where shown or needed
+	m, err := metrics.Compute(res, mopt)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -521,7 +538,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 		sw := a.Switching(m.Makespan + res.Jobs[0].Submit)
 		rep.Switching = &sw
 	}
-	return &simulateRun{report: rep, trace: t, work: w, res: res, fluid: opts.fb.fluid}, nil
+	return &simulateRun{report: rep, trace: t, work: w, res: res, fluid: opts.fb.fluid, metricsOptions: mopt}, nil
 }
 
 // parseSeconds reads a duration: plain seconds ("90") or a number with a
