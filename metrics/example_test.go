@@ -25,3 +25,24 @@ func ExampleCompute() {
 	// bounded slowdown mean 3.25
 	// makespan 105 s, utilization 0.976
 }
+
+func ExamplePairedDiffs() {
+	// The same three jobs under two schedulers: job 3 waits less in b,
+	// job 2 more.
+	job := func(id int64, submit, start, run sim.Time) sim.Outcome {
+		return sim.Outcome{Job: sim.Job{ID: id, Submit: submit, Runtime: run, Procs: 1}, Start: start, End: start + run}
+	}
+	a := &sim.Result{Procs: 1, Jobs: []sim.Outcome{job(1, 0, 0, 100), job(2, 10, 100, 50), job(3, 20, 150, 10)}}
+	b := &sim.Result{Procs: 1, Jobs: []sim.Outcome{job(1, 0, 0, 100), job(2, 10, 110, 50), job(3, 20, 100, 10)}}
+	ds, err := metrics.PairedDiffs(a, b, metrics.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	w := ds[0]
+	fmt.Printf("%s: %d jobs, mean %.1f s in a, %.1f s in b, difference %.1f s\n", w.Metric, w.Jobs, w.A, w.B, w.Diff.Mean)
+	fmt.Printf("lower in b: %d, higher: %d\n", w.Lower, w.Higher)
+	// Output:
+	// wait: 3 jobs, mean 73.3 s in a, 60.0 s in b, difference -13.3 s
+	// lower in b: 1, higher: 1
+}
