@@ -14,11 +14,13 @@
 package similarity
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/hpcwl/hpcwl/session"
@@ -317,6 +319,15 @@ type Randomization struct {
 // Randomize runs the randomization check with shuffles shuffles, each from
 // the seeded generator PCG(seed, shuffle index), so the result does not
 // depend on how many run in parallel (workers; 0 means GOMAXPROCS).
+//
+// A shuffle costs time linear in the jobs: each user's values are sorted
+// once, a shuffle only says which session each value lands in, and the
+// sum over the pairs of a session of min/max is, for its values in
+// increasing order, the sum over each value v of (the sum of the smaller
+// values) / v (pairs of zeros count 1, as in [Similar]), accumulated per
+// session while the user's values are visited in order. Comparing every
+// pair instead costs the sum of the squared session sizes, which the
+// large sessions of some logs make thousands of times longer.
 func Randomize(t *trace.Trace, opt Options, shuffles int, seed uint64, workers int) (*Randomization, error) {
 	if shuffles < 1 {
 		return nil, fmt.Errorf("%w: shuffles must be at least 1, got %d", ErrOption, shuffles)
@@ -325,8 +336,54 @@ func Randomize(t *trace.Trace, opt Options, shuffles int, seed uint64, workers i
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrOption, err)
 	}
-	users := collect(t, p)
-	r := &Randomization{Shuffles: shuffles, Original: sameSession(users)}
+	all := collect(t, p)
+	r := &Randomization{Shuffles: shuffles, Original: sameSession(all)}
+	// Users of one session are the same in every shuffle: their pairs are
+	// counted once.
+	var users []userJobs
+	var fixedN [NumAttributes]int64
+	var fixedSum [NumAttributes]float64
+	var ss sessionSums
+	for ui := range all {
+		u := &all[ui]
+		if len(u.starts) > 2 {
+			users = append(users, *u)
+			continue
+		}
+		for a := range NumAttributes {
+			ss.reset(1)
+			for _, j := range sortedKnown(u.vals[a]) {
+				ss.add(0, u.vals[a][j])
+			}
+			fixedN[a] += ss.n
+			fixedSum[a] += ss.sum
+		}
+	}
+	// Each user's known values in increasing order, with their jobs.
+	type ordered struct {
+		job []int32
+		val []float64
+		inv []float64 // 1/val, 0 for 0
+	}
+	sorted := make([][NumAttributes]ordered, len(users))
+	labels := make([][]int32, len(users)) // session of each job position
+	for ui := range users {
+		u := &users[ui]
+		for a := range NumAttributes {
+			o := &sorted[ui][a]
+			o.job = sortedKnown(u.vals[a])
+			for _, j := range o.job {
+				v := u.vals[a][j]
+				o.val = append(o.val, v)
+				o.inv = append(o.inv, reciprocal(v))
+			}
+		}
+		for s := 0; s+1 < len(u.starts); s++ {
+			for range u.starts[s+1] - u.starts[s] {
+				labels[ui] = append(labels[ui], int32(s))
+			}
+		}
+	}
 	for a := range NumAttributes {
 		r.Shuffled[a] = make([]float64, shuffles)
 	}
@@ -339,34 +396,30 @@ func Randomize(t *trace.Trace, opt Options, shuffles int, seed uint64, workers i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// Each worker shuffles its own copy of the users' values.
-			own := make([]userJobs, len(users))
-			for i, u := range users {
-				own[i].starts = u.starts
-				for a := range NumAttributes {
-					own[i].vals[a] = make([]float64, len(u.vals[a]))
-				}
-			}
-			var perm []int
+			var sessOf []int32
+			var ss sessionSums
 			for k := range next {
 				rng := rand.New(rand.NewPCG(seed, uint64(k)))
+				n, sum := fixedN, fixedSum
 				for ui := range users {
-					n := len(users[ui].vals[0])
-					perm = perm[:0]
-					for i := range n {
-						perm = append(perm, i)
-					}
-					rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+					u := &users[ui]
+					// A uniformly random assignment of the user's jobs to
+					// his sessions, keeping their sizes: job j goes to
+					// session sessOf[j].
+					sessOf = append(sessOf[:0], labels[ui]...)
+					rng.Shuffle(len(sessOf), func(i, j int) { sessOf[i], sessOf[j] = sessOf[j], sessOf[i] })
 					for a := range NumAttributes {
-						src, dst := users[ui].vals[a], own[ui].vals[a]
-						for i, pi := range perm {
-							dst[i] = src[pi]
+						ss.reset(len(u.starts) - 1)
+						o := &sorted[ui][a]
+						for k, j := range o.job {
+							ss.addInv(int(sessOf[j]), o.val[k], o.inv[k])
 						}
+						n[a] += ss.n
+						sum[a] += ss.sum
 					}
 				}
-				v := sameSession(own)
 				for a := range NumAttributes {
-					r.Shuffled[a][k] = v[a]
+					r.Shuffled[a][k] = sum[a] / float64(n[a])
 				}
 			}
 		}()
@@ -384,6 +437,65 @@ func Randomize(t *trace.Trace, opt Options, shuffles int, seed uint64, workers i
 		}
 	}
 	return r, nil
+}
+
+// sortedKnown returns the indexes of the known values (>= 0) of v in
+// increasing order of value (ties by index).
+func sortedKnown(v []float64) []int32 {
+	var out []int32
+	for i, x := range v {
+		if x >= 0 {
+			out = append(out, int32(i))
+		}
+	}
+	slices.SortStableFunc(out, func(i, j int32) int { return cmp.Compare(v[i], v[j]) })
+	return out
+}
+
+// sessionSums accumulates the same-session pairs of one user's values,
+// added in increasing order, each to its session.
+type sessionSums struct {
+	smaller []float64 // per session: the sum of the values added so far
+	count   []int64   // per session: how many were added
+	n       int64     // pairs
+	sum     float64   // their similarities
+}
+
+func (c *sessionSums) reset(sessions int) {
+	c.smaller = slices.Grow(c.smaller[:0], sessions)[:sessions]
+	c.count = slices.Grow(c.count[:0], sessions)[:sessions]
+	clear(c.smaller)
+	clear(c.count)
+	c.n, c.sum = 0, 0
+}
+
+// add pairs v, no smaller than any value added before, with the values of
+// session s so far: v > 0 has similarity x/v with each of them (0 with a
+// zero), and a zero, which can only follow zeros, has similarity 1 with
+// each.
+func (c *sessionSums) add(s int, v float64) { c.addInv(s, v, reciprocal(v)) }
+
+// addInv is add with inv = reciprocal(v) computed beforehand: the shuffles
+// add the same values many times, and a product is cheaper than a
+// quotient.
+func (c *sessionSums) addInv(s int, v, inv float64) {
+	k := c.count[s]
+	c.n += k
+	if v > 0 {
+		c.sum += c.smaller[s] * inv
+	} else {
+		c.sum += float64(k)
+	}
+	c.smaller[s] += v
+	c.count[s]++
+}
+
+// reciprocal returns 1/v, or 0 for v = 0.
+func reciprocal(v float64) float64 {
+	if v > 0 {
+		return 1 / v
+	}
+	return 0
 }
 
 // sameSession returns the average similarity of pairs of distinct jobs in

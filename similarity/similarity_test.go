@@ -180,3 +180,17 @@ func BenchmarkAnalyzeBLUE(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRandomizeBLUE: the 1000-shuffle randomization check of
+// SDSC-BLUE on every core.
+func BenchmarkRandomizeBLUE(b *testing.B) {
+	tr, err := trace.Load(testdata.Path(b, "SDSC-BLUE-2000-4.2-cln.swf.gz"), trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := similarity.Randomize(tr, similarity.Options{}, 1000, 1, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
