@@ -78,6 +78,24 @@ type ClassifyOptions struct {
 	// clustering variables instead of v (Talby (2006) does not transform
 	// them; our option).
 	Log bool
+	// Clip, when > 0, limits every z-score to [-Clip, Clip] before
+	// k-means (winsorizing), so that a few observations many standard
+	// deviations out cannot take a class for themselves (Talby (2006)
+	// does not say how it kept them from doing so; our option).
+	Clip float64
+}
+
+// ClipScores limits every value of z to [-c, c] in place when c > 0, the
+// clipping of ClassifyOptions.Clip.
+func ClipScores(z [][]float64, c float64) {
+	if !(c > 0) {
+		return
+	}
+	for _, row := range z {
+		for k, v := range row {
+			row[k] = max(-c, min(c, v))
+		}
+	}
 }
 
 // Transform returns log(1 + v) for v >= 0 and v otherwise, the transform
@@ -134,6 +152,7 @@ func Classify(ss []Session, opt ClassifyOptions) (*Classes, error) {
 	}
 	raw := Matrix(ss, ClusterVariables)
 	z, _ := pca.Standardize(transform(raw, opt.Log, []int{D, Ti, Rm, Pm}, ClusterVariables))
+	ClipScores(z, opt.Clip)
 	res, err := kmeans.Cluster(z, kmeans.Options{K: int(NumClasses), Seed: opt.Seed, Restarts: opt.Restarts, MaxIter: opt.MaxIter})
 	if err != nil {
 		return nil, err

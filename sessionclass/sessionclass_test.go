@@ -206,3 +206,22 @@ func TestPCA(t *testing.T) {
 		t.Errorf("%v %v", p.Variables, p.Cumulative)
 	}
 }
+
+// TestClipScores: values beyond the limit are set to it, the others kept;
+// a limit of 0 changes nothing.
+func TestClipScores(t *testing.T) {
+	z := [][]float64{{-5, -3, 0.5}, {3, 2.9, 7}}
+	sessionclass.ClipScores(z, 0)
+	if z[0][0] != -5 || z[1][2] != 7 {
+		t.Fatalf("limit 0 changed %v", z)
+	}
+	sessionclass.ClipScores(z, 3)
+	want := [][]float64{{-3, -3, 0.5}, {3, 2.9, 3}}
+	for i := range z {
+		for k := range z[i] {
+			if z[i][k] != want[i][k] {
+				t.Fatalf("clipped %v, want %v", z, want)
+			}
+		}
+	}
+}

@@ -14,8 +14,12 @@ type Options struct {
 	Threshold int64
 	// Procs overrides every log's machine size when > 0.
 	Procs int
-	// Classify holds the k-means seed, restarts and transform.
+	// Classify holds the k-means seed, restarts, transform and the
+	// clipping of the users' z-scores.
 	Classify sessionclass.ClassifyOptions
+	// SessionClip is the clipping of the sessions' z-scores
+	// (sessionclass.ClassifyOptions.Clip); 0 means none.
+	SessionClip float64
 }
 
 // LogSummary is what one log contributes.
@@ -81,7 +85,9 @@ func Analyze(traces []*trace.Trace, opt Options) (*Report, error) {
 	if r.SessionPCA, err = sessionclass.PCA(r.sessions); err != nil {
 		return nil, err
 	}
-	if r.SessionClasses, err = sessionclass.Classify(r.sessions, opt.Classify); err != nil {
+	so := opt.Classify
+	so.Clip = opt.SessionClip
+	if r.SessionClasses, err = sessionclass.Classify(r.sessions, so); err != nil {
 		return nil, err
 	}
 	off := 0

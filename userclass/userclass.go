@@ -280,6 +280,7 @@ func Classify(us []User, opt sessionclass.ClassifyOptions) (*Classes, error) {
 		}
 	}
 	z, _ := pca.Standardize(in)
+	sessionclass.ClipScores(z, opt.Clip)
 	res, err := kmeans.Cluster(z, kmeans.Options{K: int(NumClasses), Seed: opt.Seed, Restarts: opt.Restarts, MaxIter: opt.MaxIter})
 	if err != nil {
 		return nil, err

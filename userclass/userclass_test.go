@@ -122,7 +122,29 @@ func TestAnalyzePooledLogs(t *testing.T) {
 			t.Errorf("class %s (%d) not smaller than %s (%d)", cs[i].Class, cs[i].Sessions, cs[i-1].Class, cs[i-1].Sessions)
 		}
 	}
+	// Without clipping, two users far out take a class of their own;
+	// clipped at 3 standard deviations, every class holds at least 5% of
+	// the users and LTLU is the largest, as in Table 23 (55% LTLU).
+	if c := r.UserClasses.Classes[0]; c.Class != "LTLU" || c.Users != 2 {
+		t.Errorf("unclipped: first class %s of %d users, want LTLU of 2", c.Class, c.Users)
+	}
+	clipped, err := userclass.Classify(r.UserRows(), sessionclass.ClassifyOptions{Seed: 1, Clip: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range clipped.Classes {
+		if c.Users != pinnedClippedUserClasses[i] {
+			t.Errorf("clipped user class %s: %d, pinned %d", c.Class, c.Users, pinnedClippedUserClasses[i])
+		}
+		if c.Users < r.Users/20 || (c.Class != "LTLU" && c.Users >= clipped.Classes[0].Users) {
+			t.Errorf("clipped user class %s: %d of %d users", c.Class, c.Users, r.Users)
+		}
+	}
 }
+
+// pinnedClippedUserClasses are the sizes of the user classes LTLU, LTHU,
+// STWE and STWD with z-scores clipped at 3 (docs/validation.md).
+var pinnedClippedUserClasses = [4]int{1063, 146, 520, 342}
 
 func BenchmarkAnalyzeBLUE(b *testing.B) {
 	tr, err := trace.Load(testdata.Path(b, "SDSC-BLUE-2000-4.2-cln.swf.gz"), trace.Options{})
