@@ -9,10 +9,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hpcwl/hpcwl/extswf"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/pca"
 	"github.com/hpcwl/hpcwl/session"
 	"github.com/hpcwl/hpcwl/sessionclass"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/hpcwl/hpcwl/userclass"
 	"github.com/spf13/cobra"
@@ -32,6 +34,9 @@ type classesOptions struct {
 	json        bool
 	sessions    string
 	users       string
+	extJobs     string
+	extSessions string
+	extUsers    string
 	components  int
 }
 
@@ -72,11 +77,16 @@ users with two jobs months apart form a class; the thesis does not say how it
 avoided that). Neither is the thesis' method; the default is no limit.
 
 --sessions FILE and --users FILE write every session and user with its
-variables and class as CSV (with a provenance sidecar FILE.json). --log
+variables and class as CSV (with a provenance sidecar FILE.json).
+--ext-jobs, --ext-sessions and --ext-users FILE write the jobs, sessions and
+users in the extended formats of the thesis' data set (appendix D, Table 41):
+SWF-like text, 24 numeric columns, the columns and codes named in the header,
+provenance in its comments (docs/formats.md). --log
 clusters on log(1+v) of the heavy-tailed variables, which the thesis does not.` + exitStatusHelp,
 		Example: `  hpcwl classes builtin:KTH-SP2
   hpcwl classes --json --seed 7 builtin:KTH-SP2
-  hpcwl classes --sessions sessions.csv --users users.csv builtin:KTH-SP2`,
+  hpcwl classes --sessions sessions.csv --users users.csv builtin:KTH-SP2
+  hpcwl classes --ext-jobs kth.jobs --ext-sessions kth.sessions --ext-users kth.users builtin:KTH-SP2`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("classes needs at least one TRACE")
@@ -98,6 +108,9 @@ clusters on log(1+v) of the heavy-tailed variables, which the thesis does not.` 
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON")
 	f.StringVar(&opts.sessions, "sessions", "", "write the sessions with their variables and classes as CSV to this file")
 	f.StringVar(&opts.users, "users", "", "write the users with their variables and classes as CSV to this file")
+	f.StringVar(&opts.extJobs, "ext-jobs", "", "write the jobs in Talby's extended job format (appendix D) to this file")
+	f.StringVar(&opts.extSessions, "ext-sessions", "", "write the sessions in Talby's extended session format (appendix D) to this file")
+	f.StringVar(&opts.extUsers, "ext-users", "", "write the users in Talby's extended user format (appendix D) to this file")
 	f.IntVar(&opts.components, "components", 9, "principal components shown in the table")
 	return cmd
 }
@@ -132,7 +145,8 @@ func runClasses(_ context.Context, opts classesOptions, names []string, stdout, 
 	if opts.components < 1 {
 		return usagef("--components must be at least 1, got %d", opts.components)
 	}
-	outs := []output{{flag: "--sessions", name: opts.sessions}, {flag: "--users", name: opts.users}}
+	outs := []output{{flag: "--sessions", name: opts.sessions}, {flag: "--users", name: opts.users},
+		{flag: "--ext-jobs", name: opts.extJobs}, {flag: "--ext-sessions", name: opts.extSessions}, {flag: "--ext-users", name: opts.extUsers}}
 	if err := checkOutputs(names, outs...); err != nil {
 		return err
 	}
@@ -166,6 +180,20 @@ func runClasses(_ context.Context, opts classesOptions, names []string, stdout, 
 		if err := writeTableOutput(opts.users, "hpcwl classes users", stdout, func(w io.Writer) error {
 			return writeClassUsers(w, traces, r)
 		}); err != nil {
+			return err
+		}
+	}
+	var h swf.Header
+	stampHeader(&h)
+	ext := &extswf.Input{Traces: traces, Report: r, Header: h}
+	for _, o := range []struct {
+		name  string
+		write func(io.Writer, *extswf.Input) error
+	}{{opts.extJobs, extswf.WriteJobs}, {opts.extSessions, extswf.WriteSessions}, {opts.extUsers, extswf.WriteUsers}} {
+		if o.name == "" {
+			continue
+		}
+		if err := writeOutput(o.name, stdout, func(w io.Writer) error { return o.write(w, ext) }); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,148 @@
+package extswf
+
+import (
+	"bufio"
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/sessionclass"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+	"github.com/hpcwl/hpcwl/userclass"
+)
+
+// rows reads the data lines of a written file as numbers, checking that
+// each has 24 columns.
+func rows(t *testing.T, b []byte) [][]float64 {
+	t.Helper()
+	var out [][]float64
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.HasPrefix(l, ";") {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) != 24 {
+			t.Fatalf("%d columns in %q", len(f), l)
+		}
+		r := make([]float64, 24)
+		for i, s := range f {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				t.Fatalf("column %d of %q: %v", i+1, l, err)
+			}
+			r[i] = v
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestFormatsAgree writes KTH-SP2's three files and checks them against
+// the log and against each other: the jobs are the log's (absolute submit
+// times), each session counts the jobs that name it and arrives with the
+// first of them, each user counts his sessions and jobs, and every
+// calendar column and percentage is in range.
+func TestFormatsAgree(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := userclass.Analyze([]*trace.Trace{tr}, userclass.Options{Classify: sessionclass.ClassifyOptions{Seed: 1, Restarts: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h swf.Header
+	h.AddNote("test")
+	in := &Input{Traces: []*trace.Trace{tr}, Report: r, Header: h}
+	var jb, sb, ub bytes.Buffer
+	if err := WriteJobs(&jb, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSessions(&sb, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteUsers(&ub, in); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(jb.String(), "; Note: test\n; Format: Job Workload Format") {
+		t.Errorf("header %q", jb.String()[:80])
+	}
+	jobs, sessions, users := rows(t, jb.Bytes()), rows(t, sb.Bytes()), rows(t, ub.Bytes())
+	if len(jobs) != len(tr.Jobs) || len(sessions) != r.Sessions || len(users) != r.Users {
+		t.Fatalf("%d jobs, %d sessions, %d users; want %d, %d, %d", len(jobs), len(sessions), len(users), len(tr.Jobs), r.Sessions, r.Users)
+	}
+	start, _ := tr.Header.UnixStartTime()
+	perSession := map[float64]int{}
+	firstOf := map[float64]float64{}
+	for i, j := range jobs {
+		sj := tr.Jobs[i].SWF()
+		want := []float64{float64(sj.ID), float64(start + sj.Submit), float64(sj.Wait), float64(sj.Runtime), float64(sj.Procs)}
+		for k, w := range want {
+			if j[k] != w {
+				t.Fatalf("job %d column %d: %v, want %v", i, k+1, j[k], w)
+			}
+		}
+		if j[11] != float64(sj.User) || j[23] != 1 || j[19] < 0 || j[19] > 6 || j[20] < 0 || j[20] > 23 {
+			t.Fatalf("job %d: %v", i, j)
+		}
+		if s := j[18]; s > 0 {
+			perSession[s]++
+			if f, ok := firstOf[s]; !ok || j[1] < f {
+				firstOf[s] = j[1]
+			}
+		}
+	}
+	sessionsOf, jobsOf := map[float64]int{}, map[float64]float64{}
+	for _, s := range sessions {
+		if float64(perSession[s[0]]) != s[4] {
+			t.Fatalf("session %v names %d jobs in the job file, says %v", s[0], perSession[s[0]], s[4])
+		}
+		if firstOf[s[0]] != s[1] {
+			t.Fatalf("session %v arrives at %v, its first job at %v", s[0], s[1], firstOf[s[0]])
+		}
+		for _, k := range []int{14, 16} {
+			if s[k] < 0 || s[k] > 100 {
+				t.Fatalf("session %v column %d: %v", s[0], k+1, s[k])
+			}
+		}
+		if s[21] < 0 || s[21] >= float64(sessionclass.NumClasses) {
+			t.Fatalf("session %v class %v", s[0], s[21])
+		}
+		sessionsOf[s[3]]++
+		jobsOf[s[3]] += s[4]
+	}
+	for _, u := range users {
+		if float64(sessionsOf[u[0]]) != u[3] || jobsOf[u[0]] != u[4] {
+			t.Fatalf("user %v: %v sessions and %v jobs, the session file gives %d and %v", u[0], u[3], u[4], sessionsOf[u[0]], jobsOf[u[0]])
+		}
+		sum := 0.0
+		for k := 17; k <= 21; k++ {
+			sum += u[k]
+		}
+		if sum < 99.999 || sum > 100.001 {
+			t.Fatalf("user %v: session class percentages add up to %v", u[0], sum)
+		}
+	}
+}
+
+// TestGaps: the median and 90% interval of the times between sessions.
+func TestGaps(t *testing.T) {
+	for _, c := range []struct {
+		times  []float64
+		m, itv float64
+	}{
+		{nil, 0, 0},
+		{[]float64{5}, 0, 0},
+		{[]float64{0, 10, 40}, 10, 20},
+		{[]float64{0, 10, 20, 30, 100}, 10, 60},
+	} {
+		if m, i := gaps(c.times); m != c.m || i != c.itv {
+			t.Errorf("gaps(%v) = %v, %v; want %v, %v", c.times, m, i, c.m, c.itv)
+		}
+	}
+}
