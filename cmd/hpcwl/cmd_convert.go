@@ -42,7 +42,12 @@ when the log's header has no MaxProcs or MaxNodes.
 
 --from batsim-jobs reads the jobs.csv of a Batsim run: the schedule Batsim
 simulated becomes an SWF log whose waits and run times are Batsim's, for
-hpcwl's analyses (info, sessions, compare). --from also names the format of
+hpcwl's analyses (info, sessions, compare). --from sacct reads Slurm's
+accounting as sacct --parsable2 prints it (fields JobIDRaw or JobID, Submit,
+Start, End and State; with Elapsed(Raw), Timelimit(Raw), NCPUS, ReqCPUS,
+UID/User, GID/Group, Partition and NodeList when given; times in the local
+time zone; docs/formats.md): jobs renumbered by submit time, steps skipped,
+unfinished jobs left out with a warning. --from also names the format of
 standard input ("-"), SWF when not given.
 
 The output records the hpcwl version, the command line and the input's
@@ -63,7 +68,9 @@ orders the jobs by submit time).` + exitStatusHelp,
   hpcwl convert KTH-SP2-1996-2.1-cln.swf.gz -o kth.json
   hpcwl convert log.swf --to batsim --procs 128 -o -
   hpcwl convert log.swf --batsim-version 5 -o log5.json
-  hpcwl convert out_jobs.csv --from batsim-jobs -o sched.swf`,
+  hpcwl convert out_jobs.csv --from batsim-jobs -o sched.swf
+  sacct -a -X --parsable2 -S 2024-01-01 -o JobIDRaw,User,Group,Partition,Submit,Start,End,ElapsedRaw,TimelimitRaw,NCPUS,ReqCPUS,NodeList,State > jobs.txt
+  hpcwl convert jobs.txt --from sacct -o cluster.swf`,
 		Args: exactArgs(1, "one input trace"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runConvert(args[0], &o, stdout, stderr)

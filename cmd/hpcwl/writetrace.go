@@ -12,11 +12,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hpcwl/hpcwl/batsim"
 	"github.com/hpcwl/hpcwl/builtin"
+	"github.com/hpcwl/hpcwl/sacct"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -74,8 +76,12 @@ var errNoJobs = errors.New("the output would hold no jobs")
 // simulated); it is read, never written, as a trace.
 const formatBatsimJobs = "batsim-jobs"
 
+// formatSacct is Slurm's accounting as `sacct --parsable2` prints it; it
+// is read, never written.
+const formatSacct = "sacct"
+
 // inputFormats are the formats --from names.
-var inputFormats = []string{formatSWF, formatCSV, formatBatsim, formatParquet, formatBatsimJobs}
+var inputFormats = []string{formatSWF, formatCSV, formatBatsim, formatParquet, formatBatsimJobs, formatSacct}
 
 // inputFrom is the format given by --from for the traces the running
 // command reads ("" when not given: from the name).
@@ -88,7 +94,7 @@ var batsimVersion = batsim.Version4
 // addInputFormatFlag adds --from to a command reading traces.
 func addInputFormatFlag(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&inputFrom, "from", "", "input format: "+strings.Join(inputFormats, ", ")+
-		" (Batsim's jobs.csv of a run); default: from the extension (.csv, .json, .parquet, else swf), swf for standard input")
+		" (Batsim's jobs.csv of a run; sacct: Slurm's sacct --parsable2); default: from the extension (.csv, .json, .parquet, else swf), swf for standard input")
 }
 
 // addBatsimVersionFlag adds --batsim-version to a command writing traces.
@@ -211,6 +217,13 @@ func loadAnyTraceQuiet(name string, opts ...trace.Options) (*trace.Trace, error)
 		t, err = trace.ReadCSV(r, name, opt)
 	case formatBatsimJobs:
 		t, err = batsim.ReadJobs(r, name, opt)
+	case formatSacct:
+		// sacct prints times in the local time zone of where it runs.
+		var sum *sacct.Summary
+		t, sum, err = sacct.Read(r, name, sacct.Options{Location: time.Local, Procs: opt.Procs})
+		if err == nil && sum.Unfinished > 0 {
+			fmt.Fprintf(warnOut, "warning: %s: %d jobs had not finished and are left out\n", name, sum.Unfinished)
+		}
 	default:
 		t, err = batsim.Read(r, name, opt)
 	}
