@@ -33,7 +33,7 @@ var slowExamples = map[string]bool{
 // TestHelpExamples runs every line of every command's Example text that
 // starts with "hpcwl", as written, in one temporary directory where the
 // real logs are linked by file name and small fixtures exist under the
-// names the examples use (raw.swf, log.swf, log.swf.gz, out_jobs.csv). The commands run
+// names the examples use (raw.swf, log.swf, log.swf.gz, out_jobs.csv, jobs.txt). The commands run
 // in the order of the command tree, so an example may read what an earlier
 // one wrote (fit lublin's kth-params.json feeds generate lublin). Examples
 // naming a real log are skipped when the logs are absent; slow ones (listed
@@ -46,6 +46,12 @@ func TestHelpExamples(t *testing.T) {
 	if abs, err := filepath.Abs(filepath.Join("..", "..", "examples")); err != nil {
 		t.Fatal(err)
 	} else if err := os.Symlink(abs, filepath.Join(dir, "examples")); err != nil {
+		t.Fatal(err)
+	}
+	// jobs.txt: Slurm accounting as sacct prints it (made by a real Slurm).
+	if b, err := os.ReadFile(filepath.Join("..", "..", "sacct", "testdata", "slurm-22.05.txt")); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(filepath.Join(dir, "jobs.txt"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, pyErr := exec.LookPath("python3")
