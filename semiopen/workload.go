@@ -1,8 +1,8 @@
 package semiopen
 
 import (
-	"fmt"
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
