@@ -20,11 +20,11 @@ var ErrParameter = errors.New("semiopen: parameter out of range")
 type Mixed struct {
 	// Lambda is the open arrival rate, jobs per time unit, in
 	// [0, 1/Service).
-	Lambda float64
+	Lambda float64 `json:"lambda"`
 	// Think is the closed users' mean think time Z, >= 0.
-	Think float64
+	Think float64 `json:"think"`
 	// Service is the mean service demand S = 1/µ, > 0.
-	Service float64
+	Service float64 `json:"service"`
 }
 
 // Validate returns an error wrapping [ErrParameter] that names the first
