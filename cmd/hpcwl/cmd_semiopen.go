@@ -103,7 +103,7 @@ type semiopenMixedOptions struct {
 	horizon                float64
 	unit                   int64
 	seed                   uint64
-	swf                    string
+	swf, to                string
 	json                   bool
 }
 
@@ -157,6 +157,7 @@ Valid ranges: --service > 0, --think >= 0, 0 <= --lambda < 1/service,
 	f.Int64Var(&opts.unit, "unit", 600, "seconds per time unit in the simulated log (1 to 86400)")
 	f.Uint64Var(&opts.seed, "seed", 1, "seed of the simulated log (N users draw from PCG(seed, N))")
 	f.StringVar(&opts.swf, "swf", "", "write the log of the model (one N) to `FILE` (SWF; .gz, .csv, .parquet by extension)")
+	f.StringVar(&opts.to, "to", "", "format of --swf: swf, csv, batsim, parquet (default: from its extension)")
 	f.BoolVar(&opts.json, "json", false, "print the results as JSON")
 	return cmd
 }
@@ -213,8 +214,12 @@ func runSemiopenMixed(ctx context.Context, opts semiopenMixedOptions, stdout, st
 	if err := checkOutputs(nil, outs...); err != nil {
 		return err
 	}
-	if _, err := outputFormatOf(opts.swf); err != nil {
-		return err
+	if opts.swf != "" {
+		if _, err := outputFormat(opts.swf, opts.to); err != nil {
+			return err
+		}
+	} else if opts.to != "" {
+		return usagef("--to sets the format of --swf; give --swf FILE")
 	}
 	maxN := ns[0]
 	for _, n := range ns {
@@ -241,7 +246,7 @@ func runSemiopenMixed(ctx context.Context, opts semiopenMixedOptions, stdout, st
 				row.Simulated = meas
 			}
 			if opts.swf != "" {
-				if err := writeTrace(t, opts.swf, "", stdout); err != nil {
+				if err := writeTrace(t, opts.swf, opts.to, stdout); err != nil {
 					return err
 				}
 			}
@@ -253,14 +258,6 @@ func runSemiopenMixed(ctx context.Context, opts semiopenMixedOptions, stdout, st
 		return writeJSON(out, rep)
 	}
 	return printSemiopenMixed(out, rep, opts.simulate)
-}
-
-// outputFormatOf checks the name of an optional trace output.
-func outputFormatOf(name string) (string, error) {
-	if name == "" {
-		return "", nil
-	}
-	return outputFormat(name, "")
 }
 
 func printSemiopenMixed(out io.Writer, rep semiopenMixedReport, simulated bool) error {

@@ -119,6 +119,8 @@ func TestSemiopenUsageErrors(t *testing.T) {
 		{[]string{"semiopen", "mixed", "--unit", "0", "--simulate"}, "--unit 0: out of range; valid: 1 to 86400"},
 		{[]string{"semiopen", "mixed", "--horizon", "5", "--simulate"}, "--horizon 5: out of range; valid: 10 to 1e7"},
 		{[]string{"semiopen", "mixed", "--users", "2,3", "--swf", "x.swf"}, "give a single --users N"},
+		{[]string{"semiopen", "mixed", "--users", "2", "--swf", "x.dat"}, "cannot tell the format"},
+		{[]string{"semiopen", "mixed", "--to", "csv"}, "give --swf FILE"},
 		{[]string{"semiopen", "reopen", "--lambda", "0"}, "--lambda: \"0\" is out of range; valid: 0 < lambda < 1/service = 1"},
 		{[]string{"semiopen", "reopen", "--lambda", "0.5", "--p", "0.5"}, "valid: p < 1 - lambda*service = 0.5"},
 		{[]string{"semiopen", "reopen", "--p", "1"}, "valid: a probability 0 <= p < 1, exp"},
