@@ -18,6 +18,7 @@
 //	metrics  per-job and per-run performance metrics
 //	session  sessions, batches and dependency graphs
 //	feedback job sources whose users react to the simulation
+//	semiopen semi-open models of throughput: mixed open/closed, re-open
 //	resample user-based resampling and TBUOS
 //	locality locality of sampling and self-similarity checks
 //	replicate many resampled variants with confidence intervals
