@@ -135,26 +135,33 @@ func (p *profile) find(from sim.Time, procs int32, dur sim.Time, limit sim.Time)
 // findBefore returns the earliest time s in [from, until) at which procs
 // processors are free for the whole of [s, min(s+dur, limit)), or limit if
 // there is none (until <= limit).
+//
+// This is compression's inner loop: it walks the steps once, and tests
+// the candidate start against until only when a step with too few
+// processors moves it.
 func (p *profile) findBefore(from sim.Time, procs int32, dur, until, limit sim.Time) sim.Time {
 	from = max(from, p.t[0])
-	j := p.index(from)
-	s := from
-	for ; j < len(p.t); j++ {
-		if s >= until {
-			return limit
-		}
-		if p.free[j] < procs {
-			if j+1 == len(p.t) {
+	if from >= until {
+		return limit
+	}
+	t, free := p.t, p.free[:len(p.t)]
+	last := len(t) - 1
+	s, end := from, min(from+dur, limit)
+	for j := p.index(from); j < last; j++ {
+		if free[j] < procs {
+			s = t[j+1]
+			if s >= until {
 				return limit
 			}
-			s = p.t[j+1]
-			continue
-		}
-		if j+1 == len(p.t) || p.t[j+1] >= min(s+dur, limit) {
+			end = min(s+dur, limit)
+		} else if t[j+1] >= end {
 			return s
 		}
 	}
-	return limit
+	if free[last] < procs {
+		return limit
+	}
+	return s
 }
 
 // findWithout is find on the profile with procs more processors free on

@@ -1,0 +1,79 @@
+package sched
+
+import (
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/sim"
+)
+
+// freeAt returns the processors free at time x (x >= t[0]).
+func (p *profile) freeAt(x sim.Time) int32 { return p.free[p.index(x)] }
+
+// findBeforeBrute is findBefore from its definition: every candidate start
+// (from, and each step start in (from, until)) in turn, each checked at
+// every step start in its window.
+func (p *profile) findBeforeBrute(from sim.Time, procs int32, dur, until, limit sim.Time) sim.Time {
+	from = max(from, p.t[0])
+	cands := []sim.Time{from}
+	for _, x := range p.t {
+		if x > from {
+			cands = append(cands, x)
+		}
+	}
+	for _, s := range cands {
+		if s >= until {
+			break
+		}
+		end := min(s+dur, limit)
+		ok := p.freeAt(s) >= procs
+		for _, x := range p.t {
+			if x > s && x < end && p.freeAt(x) < procs {
+				ok = false
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	return limit
+}
+
+// TestProfileFindBefore checks findBefore against its definition on
+// random profiles built by additions and advances.
+func TestProfileFindBefore(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		procs := rapid.IntRange(1, 20).Draw(rt, "procs")
+		p := newProfile(procs)
+		now := sim.Time(0)
+		for range rapid.IntRange(0, 40).Draw(rt, "changes") {
+			if rapid.IntRange(0, 5).Draw(rt, "advance") == 0 {
+				now += sim.Time(rapid.IntRange(0, 20).Draw(rt, "by"))
+				p.advance(now)
+				continue
+			}
+			from := now + sim.Time(rapid.IntRange(-2, 100).Draw(rt, "from"))
+			to := sim.Time(math.MaxInt64)
+			if rapid.IntRange(0, 9).Draw(rt, "forever") > 0 {
+				to = from + sim.Time(rapid.IntRange(0, 60).Draw(rt, "len"))
+			}
+			p.add(from, to, int32(rapid.IntRange(-procs, procs).Draw(rt, "delta")))
+		}
+		for range 20 {
+			from := now + sim.Time(rapid.IntRange(-2, 120).Draw(rt, "qfrom"))
+			need := int32(rapid.IntRange(0, procs+1).Draw(rt, "need"))
+			dur := sim.Time(rapid.IntRange(1, 80).Draw(rt, "dur"))
+			limit := sim.Time(math.MaxInt64)
+			if rapid.IntRange(0, 4).Draw(rt, "unlimited") > 0 {
+				limit = max(from, now) + sim.Time(rapid.IntRange(0, 120).Draw(rt, "limit"))
+			}
+			until := min(limit, max(from, now)+sim.Time(rapid.IntRange(0, 120).Draw(rt, "until")))
+			if got, want := p.findBefore(from, need, dur, until, limit), p.findBeforeBrute(from, need, dur, until, limit); got != want {
+				rt.Fatalf("findBefore(%d, %d, %d, %d, %d) = %d, by definition %d; steps %v %v",
+					from, need, dur, until, limit, got, want, p.t, p.free)
+			}
+		}
+	})
+}
