@@ -65,6 +65,18 @@ type Conservative struct {
 	evBase   int64
 	lastPass int64
 	seen     []int64
+
+	// noSlot[p] is what the last job of p processors examined proved;
+	// see learn.
+	noSlot []noSlot
+}
+
+// noSlot records that, when freeings numbered up to at had happened, no
+// d consecutive seconds of [now, end) had p processors free (p is the
+// index in Conservative.noSlot; d == 0: nothing known).
+type noSlot struct {
+	d, end sim.Time
+	at     int64
 }
 
 // freeing is a change of the plan that gave processors back on [from, to)
@@ -230,13 +242,19 @@ func (s *Conservative) compressAll(v *sim.View) {
 		}
 		p, d := int32(v.Size(r)), s.dur[r]
 		if from >= int64(len(s.freed)) {
+			s.learn(p, d, old)
 			continue
 		}
 		f := s.since(max(int(from), 0))
 		if f.from >= old || f.most < p {
+			s.learn(p, d, old)
 			continue
 		}
-		t := s.prof.findBefore(max(now, f.from-d+1), p, d, min(f.to, old), old)
+		start := max(now, f.from-d+1, s.noSlotBefore(p, d, old))
+		t := old
+		if until := min(f.to, old); start < until {
+			t = s.prof.findBefore(start, p, d, until, old)
+		}
 		if t < old {
 			s.prof.add(t, t+d, -p)
 			m := s.prof.add(old, old+d, p)
@@ -245,9 +263,50 @@ func (s *Conservative) compressAll(v *sim.View) {
 			s.res[r] = t
 			s.byRes.push(keyed{t, r})
 		}
+		s.learn(p, d, t)
 	}
 	clear(s.queue[w:])
 	s.queue = s.queue[:w]
+}
+
+// learn records what examining a job of p processors and planned
+// duration d, now reserved at res, proved: no slot before res, so no d
+// consecutive seconds of [now, res) have p processors free (a job's own
+// reservation starts at res and so does not touch [now, res)).
+func (s *Conservative) learn(p int32, d, res sim.Time) {
+	if int(p) >= len(s.noSlot) {
+		s.noSlot = append(s.noSlot, make([]noSlot, int(p)+1-len(s.noSlot))...)
+	}
+	s.noSlot[p] = noSlot{d: d, end: res, at: s.evBase + int64(len(s.freed))}
+}
+
+// noSlotBefore returns a time before which a job of p processors and
+// planned duration d reserved at old cannot start, from what the last job
+// of its size examined proved (see learn): none of its d-long stretches of
+// [now, end) has p processors free, unless freed since, so the processors
+// have stayed short in some second of every such stretch of [now, end'),
+// where end' is end or the earliest freeing since if that is before. If
+// the job's own window [t, min(t+d, old)) holds such a stretch it cannot
+// start at t: for old <= end' that is every t <= old-d', for old > end'
+// every t <= end'-d (d' <= d the recorded duration). Without a record it
+// returns math.MinInt64.
+func (s *Conservative) noSlotBefore(p int32, d, old sim.Time) sim.Time {
+	if int(p) >= len(s.noSlot) {
+		return math.MinInt64
+	}
+	k := s.noSlot[p]
+	i := k.at - s.evBase
+	if k.d == 0 || k.d > d || i < 0 {
+		return math.MinInt64
+	}
+	end := k.end
+	if i < int64(len(s.freed)) {
+		end = min(end, s.since(int(i)).from)
+	}
+	if old <= end {
+		return old - k.d + 1
+	}
+	return end - d + 1
 }
 
 const sumShift = 5 // blocks of 32 freeings
@@ -310,6 +369,7 @@ func (s *Conservative) rebuildAll(v *sim.View) {
 	s.freed = s.freed[:0]
 	s.sums = s.sums[:0]
 	s.lastPass = s.evBase
+	clear(s.noSlot) // the plan changed in any way
 	for _, x := range order {
 		r := x.ref
 		s.dur[r] = s.plan(v, r)
@@ -348,6 +408,7 @@ func (s *Conservative) Restore(v *sim.View) {
 	s.queue, s.byRes, s.running, s.arrivals = s.queue[:0], s.byRes[:0], s.running[:0], s.arrivals[:0]
 	s.freed, s.sums, s.evBase, s.lastPass = s.freed[:0], s.sums[:0], 0, 0
 	s.compress, s.rebuild = false, false
+	clear(s.noSlot)
 	if n := v.NumJobs(); n > 0 {
 		last := sim.Ref(n - 1)
 		s.res = grow(s.res, last, 0)
