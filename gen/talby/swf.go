@@ -1,0 +1,67 @@
+package talby
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/hpcwl/hpcwl/swf"
+)
+
+// Version names the generator in output headers; it changes whenever the
+// same parameters and seed would give other jobs.
+const Version = "talby 1"
+
+// StartTime is the Unix time of generated time 0: Monday 1 January 2024,
+// 00:00 UTC, so that model weeks are calendar weeks (Talby (2006), section
+// 12.1).
+const StartTime = 1704067200
+
+// SWF returns the jobs as SWF records numbered from 1: completed, wait
+// unknown (a scheduler simulation sets it), requested processors equal to
+// the allocated ones, requested time unknown (the thesis models no
+// estimates), and the user ID in field 12.
+func (w *Workload) SWF() []swf.Job {
+	out := make([]swf.Job, len(w.Jobs))
+	for i, j := range w.Jobs {
+		s := swf.NewJob()
+		s.ID = int64(i + 1)
+		s.Submit = j.Submit
+		s.Runtime = j.Runtime
+		s.Procs = int64(j.Procs)
+		s.ReqProcs = int64(j.Procs)
+		s.Status = 1
+		s.User = int64(j.User)
+		out[i] = s
+	}
+	return out
+}
+
+// Header returns the SWF header of a run: the machine, the start time and
+// zone, and notes recording the model, seed, weeks, counts and the full
+// parameter set as JSON, so that the run can be reproduced from the file.
+func (w *Workload) Header(p Params, cfg Config) swf.Header {
+	var h swf.Header
+	h.Add("Version", "2")
+	h.Add("Computer", "synthetic (Talby user and session model)")
+	h.Add("Acknowledge", "David Talby, Hebrew University (model: User Modeling of Parallel Workloads, PhD thesis, 2006)")
+	h.Add("Conversion", "hpcwl gen/talby "+Version)
+	h.Add("UnixStartTime", strconv.FormatInt(StartTime, 10))
+	h.Add("TimeZoneString", "UTC")
+	h.Add("MaxJobs", strconv.Itoa(len(w.Jobs)))
+	h.Add("MaxRecords", strconv.Itoa(len(w.Jobs)))
+	h.Add("MaxNodes", strconv.Itoa(p.Machine.Procs))
+	h.Add("MaxProcs", strconv.Itoa(p.Machine.Procs))
+	h.Add("MaxUsers", strconv.Itoa(w.Users))
+	h.AddNote("Model: Talby, User Modeling of Parallel Workloads, PhD thesis, Hebrew University 2006, chapters 11-13")
+	h.AddNote("Generator: " + Version)
+	h.AddNote("Seed: " + strconv.FormatUint(cfg.Seed, 10))
+	h.AddNote(fmt.Sprintf("Weeks: %d (time 0 is Monday 00:00)", cfg.Weeks))
+	h.AddNote(fmt.Sprintf("Users: %d (%d active at start-up); classes LTLU %d, LTHU %d, STWE %d, STWD %d",
+		w.Users, w.StartupUsers, w.UserClasses[0], w.UserClasses[1], w.UserClasses[2], w.UserClasses[3]))
+	h.AddNote(fmt.Sprintf("Sessions: %d; classes IWD %d, IWN %d, IW %d, BHP %d, BHD %d; %d dropped (could not be placed apart)",
+		w.Sessions, w.SessionClasses[0], w.SessionClasses[1], w.SessionClasses[2], w.SessionClasses[3], w.SessionClasses[4], w.Dropped))
+	js, _ := json.Marshal(p) // cannot fail: plain numbers and strings
+	h.AddNote("Parameters: " + string(js))
+	return h
+}
