@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // Version names the generator in output headers; it changes whenever the
@@ -64,4 +65,19 @@ func (w *Workload) Header(p Params, cfg Config) swf.Header {
 	js, _ := json.Marshal(p) // cannot fail: plain numbers and strings
 	h.AddNote("Parameters: " + string(js))
 	return h
+}
+
+// Trace returns the workload as an in-memory trace with the header of
+// Header, as reading its SWF file back would give.
+func (w *Workload) Trace(p Params, cfg Config) (*trace.Trace, error) {
+	js := w.SWF()
+	tj := make([]trace.Job, len(js))
+	for i := range js {
+		j, err := trace.FromSWF(&js[i])
+		if err != nil {
+			return nil, fmt.Errorf("job %d: %w", js[i].ID, err)
+		}
+		tj[i] = j
+	}
+	return trace.New(w.Header(p, cfg), tj, trace.Options{}), nil
 }

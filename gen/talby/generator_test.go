@@ -1,0 +1,156 @@
+package talby
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/sessionclass"
+)
+
+func TestGenerateDeterministic(t *testing.T) {
+	p := defaults(t)
+	a, err := Generate(p, Config{Weeks: 20, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Generate(p, Config{Weeks: 20, Seed: 7})
+	c, _ := Generate(p, Config{Weeks: 20, Seed: 8})
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the same seed gave two workloads")
+	}
+	if reflect.DeepEqual(a.Jobs, c.Jobs) {
+		t.Error("seeds 7 and 8 gave the same jobs")
+	}
+	if len(a.Jobs) == 0 || a.Users == 0 || a.Sessions == 0 {
+		t.Fatalf("empty workload: %d jobs, %d users, %d sessions", len(a.Jobs), a.Users, a.Sessions)
+	}
+	for i := 1; i < len(a.Jobs); i++ {
+		if a.Jobs[i].Submit < a.Jobs[i-1].Submit {
+			t.Fatalf("job %d submitted before job %d", i, i-1)
+		}
+	}
+	for _, j := range a.Jobs {
+		if j.Procs < 1 || j.Procs > p.Machine.Procs || j.Runtime < 1 || j.Submit < 0 {
+			t.Fatalf("bad job %+v", j)
+		}
+	}
+}
+
+// The generated sessions are the ones Talby's think-time rule finds: the
+// jobs of a session are submitted less than 20 minutes after the previous
+// one ends, and a user's sessions are at least 20 minutes apart.
+func TestSessionsRecovered(t *testing.T) {
+	p := defaults(t)
+	cfg := Config{Weeks: 30, Seed: 3}
+	w, err := Generate(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := w.Trace(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _, err := sessionclass.Compute(tr, 0, sessionclass.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != w.Sessions {
+		t.Fatalf("think-time rule finds %d sessions, generated %d", len(ss), w.Sessions)
+	}
+	for _, s := range ss {
+		first := w.Jobs[s.Jobs[0]].Session
+		for _, k := range s.Jobs {
+			if w.Jobs[k].Session != first {
+				t.Fatalf("session of user %d mixes generated sessions %d and %d", s.User, first, w.Jobs[k].Session)
+			}
+		}
+	}
+}
+
+// Session starts follow the class's day-of-week weights: IW sessions
+// start on weekends (Talby (2006), Table 21: ?W = 0.02).
+func TestWeekendClass(t *testing.T) {
+	p := defaults(t)
+	w, err := Generate(p, Config{Weeks: 30, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[int]Job{}
+	for _, j := range w.Jobs {
+		if _, ok := first[j.Session]; !ok {
+			first[j.Session] = j
+		}
+	}
+	var n, weekday int
+	for _, j := range first {
+		if j.SessionClass == sessionclass.IW {
+			n++
+			if (j.Submit/86400)%7 < 5 {
+				weekday++
+			}
+		}
+	}
+	if n < 100 || float64(weekday)/float64(n) > 0.05 {
+		t.Errorf("%d of %d IW sessions start on a workday, want about 2%%", weekday, n)
+	}
+}
+
+func TestGenerateBadInput(t *testing.T) {
+	p := defaults(t)
+	if _, err := Generate(p, Config{Weeks: 0}); !errors.Is(err, ErrConfig) {
+		t.Errorf("0 weeks: %v", err)
+	}
+	for _, c := range []struct {
+		edit func(*Params)
+		want string
+	}{
+		{func(p *Params) { p.NewUsers.Sigma = 0 }, "new_users.sigma = 0"},
+		{func(p *Params) { p.Machine.CL = 2 }, "machine.cl = 2"},
+		{func(p *Params) { p.Inactivity.Class[1].A = 3 }, "inactivity.class[1] (LTHU).a = 3"},
+		{func(p *Params) { p.SessionClasses.Chain[0][2] = [5]float64{} }, "session_classes.chain[0][2] (LTLU after IW)"},
+		{func(p *Params) { p.Jobs[3].Sizes = nil }, "jobs[3] (BHP).sizes"},
+		{func(p *Params) { p.Jobs[4].Gap.Zero = -0.1 }, "jobs[4] (BHD).gap.zero = -0.1"},
+	} {
+		q := defaults(t)
+		q.Jobs = DefaultJobs()
+		c.edit(&q)
+		_, err := Generate(q, Config{Weeks: 1})
+		if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want an error naming %q", err, c.want)
+		}
+	}
+}
+
+func TestReadParams(t *testing.T) {
+	p := defaults(t)
+	var b strings.Builder
+	if err := WriteParams(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadParams(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p, q) {
+		t.Error("parameters changed through JSON")
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"machine": {"procs": 0, "cm_s": 100, "cl": 0.5}}`, "machine.procs = 0"},
+		{`{"new_users": {"mu": 1.25, "sigma": 0.2, "extra": 1}}`, "unknown field"},
+		{`{"jobs": [{"repeat": 1.5}]}`, "jobs[0] (IWD).repeat = 1.5"},
+		{`{"jobs": [{"unknown": 1}]}`, "jobs[0] (IWD)"},
+		{`[1, 2]`, "decoding"},
+	} {
+		_, err := ReadParams(strings.NewReader(c.in))
+		if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error naming %q", c.in, err, c.want)
+		}
+	}
+	// A partial file keeps the published values elsewhere.
+	q, err = ReadParams(strings.NewReader(`{"machine": {"procs": 1024, "cm_s": 33, "cl": 0.51}}`))
+	if err != nil || q.Machine.Procs != 1024 || q.NewUsers.Mu != 1.25 || q.Jobs[0].Repeat != DefaultJobs()[0].Repeat {
+		t.Errorf("partial file: %+v, %v", q.Machine, err)
+	}
+}
