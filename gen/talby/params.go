@@ -163,8 +163,8 @@ type WoALine struct {
 // IW, BHP, BHD); WoA is Table 36; Global is P(SC).
 type SessionClasses struct {
 	Chain  [NumUserClasses][NumSessionClasses][NumSessionClasses]float64 `json:"chain"`
-	WoA    [NumSessionClasses]WoALine                                     `json:"woa"`
-	Global [NumSessionClasses]float64                                     `json:"global"`
+	WoA    [NumSessionClasses]WoALine                                    `json:"woa"`
+	Global [NumSessionClasses]float64                                    `json:"global"`
 }
 
 // Placement places a user's sessions in a week by rejection (Talby (2006),
@@ -302,8 +302,8 @@ func DefaultParams(procs int) (Params, error) {
 			Mu: 0.6, // section 12.3: location fixed at 0.6
 			Class: [NumUserClasses]GPDLine{
 				// Table 33 (k and σ linear in WoA) and Table 34 (week 1).
-				{KSlope: 0, KIntercept: 0.11, SigmaSlope: -0.0097, SigmaIntercept: 4.74, FirstK: 0.1795, FirstSigma: 2.5012},        // LTLU
-				{KSlope: 0.00076, KIntercept: 0.013, SigmaSlope: -0.0166, SigmaIntercept: 3.31, FirstK: 0.0557, FirstSigma: 2.8330}, // LTHU
+				{KSlope: 0, KIntercept: 0.11, SigmaSlope: -0.0097, SigmaIntercept: 4.74, FirstK: 0.1795, FirstSigma: 2.5012},         // LTLU
+				{KSlope: 0.00076, KIntercept: 0.013, SigmaSlope: -0.0166, SigmaIntercept: 3.31, FirstK: 0.0557, FirstSigma: 2.8330},  // LTHU
 				{KSlope: -0.0251, KIntercept: -0.147, SigmaSlope: 0.0168, SigmaIntercept: 3.806, FirstK: 0.3008, FirstSigma: 1.1597}, // STWE
 				{KSlope: -0.0178, KIntercept: 0.337, SigmaSlope: -0.1030, SigmaIntercept: 2.897, FirstK: 0.4661, FirstSigma: 1.2969}, // STWD
 			},

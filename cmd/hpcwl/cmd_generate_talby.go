@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hpcwl/hpcwl/gen/talby"
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
+	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/metamodel"
+	"github.com/spf13/cobra"
+)
+
+// generateTalbyOptions are the options of `hpcwl generate talby`.
+type generateTalbyOptions struct {
+	params    string
+	procs     int
+	cm, cl    float64
+	weeks     int
+	seed      uint64
+	instances int
+	json      bool
+	out       string
+	to        string
+}
+
+func newGenerateTalbyCommand(stdout, stderr io.Writer) *cobra.Command {
+	var opts generateTalbyOptions
+	cmd := &cobra.Command{
+		Use:   "talby",
+		Short: "Generate users, sessions and jobs from Talby's user and session model",
+		Long: `Generate talby draws a workload from the generative model of Talby's thesis
+(User Modeling of Parallel Workloads, Hebrew University 2006, chapters 11-13):
+users active at start-up and new users every week, each of one of four
+classes; every week each user is inactive or has a number of sessions,
+each of one of five classes drawn from the previous session's, placed in the
+week at least 20 minutes apart by rejection (Listing 5); each session's jobs
+come from its class's job layer. The defaults are the published parameters
+(Tables 30-36, Eqs. 13-18) with a job layer derived from Table 21; --params
+reads a file written by "hpcwl fit talby -o" (or edited by hand).
+
+The model's inputs are the machine size, the median CPU work Cm and the CPU
+load CL (section 11.1). --procs alone sets Cm and CL from Table 28; --cm and
+--cl set them directly. Jobs carry user IDs, and the jobs of a session are
+submitted less than 20 minutes after the previous one ends, so "hpcwl
+sessions" finds the generated sessions (jobs do not wait: wait = -1).
+
+The thesis advises many instances averaged rather than one (section 14.1):
+--instances N writes N workloads, OUT-001.swf ... OUT-N.swf with seeds
+SEED ... SEED+N-1, and prints the workload variables of Talby's Tables 2-3
+averaged over them.
+
+The same options and seed always give the same jobs. The output header records
+the model, parameters and seed.` + exitStatusHelp,
+		Example: `  hpcwl generate talby --weeks 52 --seed 1 -o talby.swf
+  hpcwl generate talby --procs 1024 --weeks 104 -o big.swf.gz
+  hpcwl generate talby --cm 600 --cl 0.65 --procs 400 --weeks 26 -o heavy.swf
+  hpcwl generate talby --weeks 26 --instances 3 -o inst.swf`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: action(func(cmd *cobra.Command, _ []string) error {
+			return runGenerateTalby(cmd, opts, stdout, stderr)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.params, "params", "", "parameter file (JSON) from fit talby; default: the published parameters")
+	f.IntVar(&opts.procs, "procs", 0, fmt.Sprintf("machine size; without --cm and --cl, they follow from Table 28 (default: the parameters', %d for the published ones)", talby.DefaultProcs))
+	f.Float64Var(&opts.cm, "cm", 0, "median CPU work Cm, s (default: the parameters')")
+	f.Float64Var(&opts.cl, "cl", 0, "CPU load CL, e.g. 0.6 (default: the parameters')")
+	f.IntVar(&opts.weeks, "weeks", 52, "number of weeks to generate")
+	f.Uint64Var(&opts.seed, "seed", 1, "random seed")
+	f.IntVar(&opts.instances, "instances", 1, "number of workloads to generate, seeds SEED, SEED+1, ...")
+	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
+	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
+	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the extension)")
+	addBatsimVersionFlag(cmd)
+	positiveFlags(cmd, "procs", "cm", "cl", "weeks", "instances")
+	return cmd
+}
+
+// talbyParams returns the parameters of generate talby: the file's or the
+// published ones, with the machine options applied.
+func talbyParams(cmd *cobra.Command, opts generateTalbyOptions) (talby.Params, error) {
+	var p talby.Params
+	if opts.params != "" {
+		data, err := inputlimit.ReadFile(opts.params, inputlimit.MaxParamFile)
+		if err != nil {
+			return p, err
+		}
+		if p, err = talby.ReadParams(bytes.NewReader(data)); err != nil {
+			return p, fmt.Errorf("%s: %w", opts.params, err)
+		}
+		sum := sha256.Sum256(data)
+		runInputs = append(runInputs, inputRecord{Name: opts.params, SHA256: hex.EncodeToString(sum[:])})
+	} else {
+		var err error
+		if p, err = talby.DefaultParams(talby.DefaultProcs); err != nil {
+			return p, err
+		}
+	}
+	if opts.procs > 0 {
+		p.Machine.Procs = opts.procs
+		if !cmd.Flags().Changed("cm") && !cmd.Flags().Changed("cl") {
+			pr, err := metamodel.FromMachine(float64(opts.procs))
+			if err != nil {
+				return p, usagef("--procs %d: %v; give --cm and --cl", opts.procs, err)
+			}
+			p.Machine.Cm, p.Machine.CL = pr.Cm, pr.CL
+		}
+	}
+	if opts.cm > 0 {
+		p.Machine.Cm = opts.cm
+	}
+	if opts.cl > 0 {
+		p.Machine.CL = opts.cl
+	}
+	return p, p.Validate()
+}
+
+// talbyWarnings returns the ways the run leaves the data range of the
+// thesis (Talby (2006), section 14.1).
+func talbyWarnings(p talby.Params, weeks int) []string {
+	var w []string
+	if weeks > 104 {
+		w = append(w, fmt.Sprintf("%d weeks: the thesis advises at most two years per workload (several one-year workloads rather than one long one)", weeks))
+	}
+	if m := p.Machine.Procs; m < 100 || m > 2048 {
+		w = append(w, fmt.Sprintf("machine size %d is outside the data range of the model (100-2048 processors)", m))
+	}
+	if cl := p.Machine.CL; cl < 0.4 || cl > 0.8 {
+		w = append(w, fmt.Sprintf("CPU load %.3g is outside the data range of the model (40-80%%)", cl))
+	}
+	if a := p.MeanStartupUsers(); a < p.StartupUsers.Noise {
+		w = append(w, fmt.Sprintf("the expected users at start-up (Eq. 13) are %.1f, within the noise of 0: the load is too high for the model", a))
+	}
+	return w
+}
+
+// instanceName returns OUT with "-NNN" before its extensions.
+func instanceName(out string, i, n int) string {
+	dir, base := filepath.Split(out)
+	ext := ""
+	for _, e := range []string{".gz", ".swf", ".csv", ".json", ".parquet"} {
+		if strings.HasSuffix(strings.TrimSuffix(base, ext), e) {
+			ext = e + ext
+		}
+	}
+	stem := strings.TrimSuffix(base, ext)
+	width := len(fmt.Sprint(n))
+	width = max(width, 3)
+	return filepath.Join(dir, fmt.Sprintf("%s-%0*d%s", stem, width, i+1, ext))
+}
+
+func runGenerateTalby(cmd *cobra.Command, opts generateTalbyOptions, stdout, stderr io.Writer) error {
+	if opts.weeks < 1 || opts.weeks > talby.MaxWeeks {
+		return usagef("--weeks must be in 1..%d, got %d", talby.MaxWeeks, opts.weeks)
+	}
+	if opts.instances < 1 || opts.instances > 10000 {
+		return usagef("--instances must be in 1..10000, got %d", opts.instances)
+	}
+	if opts.instances > 1 && opts.out == "-" {
+		return usagef("--instances %d writes one file per instance: give -o FILE", opts.instances)
+	}
+	if _, err := outputFormat(opts.out, opts.to); err != nil {
+		return err
+	}
+	outs := []output{{"-o", opts.out}}
+	if opts.instances > 1 {
+		outs = outs[:0]
+		for i := range opts.instances {
+			outs = append(outs, output{"-o", instanceName(opts.out, i, opts.instances)})
+		}
+	}
+	if err := checkOutputs([]string{opts.params}, outs...); err != nil {
+		return err
+	}
+	p, err := talbyParams(cmd, opts)
+	if err != nil {
+		return err
+	}
+	for _, w := range talbyWarnings(p, opts.weeks) {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	cfg := talby.Config{Weeks: opts.weeks, Seed: opts.seed}
+	write := func(i int, w *talby.Workload, c talby.Config) error {
+		name := opts.out
+		if opts.instances > 1 {
+			name = outs[i].name
+		}
+		h := w.Header(p, c)
+		h.Add("Note", fmt.Sprintf("generated by hpcwl %s: generate talby --seed %d --weeks %d", version.String(), c.Seed, c.Weeks))
+		t, err := swfTrace(h, w.SWF())
+		if err != nil {
+			return err
+		}
+		if err := writeTrace(t, name, opts.to, stdout); err != nil {
+			return err
+		}
+		if name != "-" {
+			fmt.Fprintf(stderr, "wrote %d jobs (%d users, %d sessions) to %s\n", len(w.Jobs), w.Users, w.Sessions, name)
+		}
+		return nil
+	}
+	ins, err := talby.Instances(p, cfg, opts.instances, write)
+	if err != nil {
+		return err
+	}
+	sw := summaryWriter(stdout, stderr, outs...)
+	avg := talby.Average(ins)
+	if opts.json {
+		return writeJSON(sw, struct {
+			Version   string                  `json:"hpcwl_version"`
+			Weeks     int                     `json:"weeks"`
+			Instances []talby.Instance        `json:"instances"`
+			Average   map[string]talby.Spread `json:"average"`
+		}{version.String(), opts.weeks, ins, avg})
+	}
+	if opts.instances == 1 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(sw, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "variable\tmean\tsd\t\n")
+	for _, k := range talby.InstanceVariables {
+		a := avg[k]
+		fmt.Fprintf(tw, "%s\t%.4g\t%.3g\t\n", k, a.Mean, a.SD)
+	}
+	return tw.Flush()
+}
