@@ -42,10 +42,12 @@ onto one repeated value) are reported as such and ranked last, before the
 families that could not be fitted.
 
 "hpcwl fit lublin TRACE" fits the Lublin-Feitelson model instead, "hpcwl fit minh
-TRACE" the Minh-Wolters bursty bag-of-tasks model.` + exitStatusHelp,
+TRACE" the Minh-Wolters bursty bag-of-tasks model, "hpcwl fit talby TRACE"
+Talby's model of users and sessions.` + exitStatusHelp,
 		Example: `  hpcwl fit builtin:KTH-SP2
   hpcwl fit --families lognormal,gamma,hypergamma --json log.swf.gz
-  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json`,
+  hpcwl fit lublin builtin:KTH-SP2 -o kth-params.json
+  hpcwl fit talby builtin:KTH-SP2 -o kth-talby.json`,
 		Args: exactArgs(1, "one TRACE"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runFit(opts, args[0], stdout)
@@ -57,6 +59,7 @@ TRACE" the Minh-Wolters bursty bag-of-tasks model.` + exitStatusHelp,
 	cmd.Flags().StringVar(&opts.status, "status", "all", `jobs to fit: "all", or "completed" (status 1)`)
 	cmd.AddCommand(newFitLublinCommand(stdout, stderr))
 	cmd.AddCommand(newFitMinhCommand(stdout, stderr))
+	cmd.AddCommand(newFitTalbyCommand(stdout, stderr))
 	cmd.AddCommand(newFitAverageCommand(stdout, stderr))
 	return cmd
 }

@@ -305,7 +305,7 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 		for prev := range NumSessionClasses {
 			row := chain[uc][prev]
 			if sum(row[:]) < MinClassSessions {
-				p.Notes = append(p.Notes, fmt.Sprintf("session layer: %g %s sessions follow an %s session of the same user (fewer than %d): the published chain row kept",
+				p.Notes = append(p.Notes, fmt.Sprintf("session layer: %g %s sessions of a user follow one of class %s (fewer than %d): the published chain row kept",
 					sum(row[:]), userclass.Class(uc), sessionclass.Class(prev), MinClassSessions))
 				continue
 			}
