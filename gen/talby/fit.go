@@ -274,7 +274,7 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 			p.Notes = append(p.Notes, fmt.Sprintf("session layer: %d %s users arrive from week %d on (fewer than %d): published inactivity and sessions per week kept", rep.KnownUsers[c], uc, SteadyWeek, MinClassUsers))
 			continue
 		}
-		if l, ok := fitInactivity(inact[c], p.Inactivity); ok {
+		if l, ok := fitInactivity(inact[c], p.Inactivity); ok && l.A >= -1 && l.A <= 1 && l.B >= -1 && l.B <= 2 {
 			p.Inactivity.Class[c] = l
 		} else {
 			p.Notes = append(p.Notes, fmt.Sprintf("session layer: too few weeks of activity observed for %s users: published inactivity kept", uc))
@@ -289,7 +289,13 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 			}
 			return a.n - b.n
 		})
-		p.SessionsPerWeek.Class[c] = fitGPD(obs, p.SessionsPerWeek, p.SessionsPerWeek.Class[c])
+		q := p
+		q.SessionsPerWeek.Class[c] = fitGPD(obs, p.SessionsPerWeek, p.SessionsPerWeek.Class[c])
+		if err := q.Validate(); err != nil {
+			p.Notes = append(p.Notes, fmt.Sprintf("session layer: the sessions per week of %s users fit out of range (%v): published values kept", uc, err))
+		} else {
+			p = q
+		}
 	}
 
 	// Session classes: chains per user class, WoA trend, global shares.
