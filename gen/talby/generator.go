@@ -153,12 +153,11 @@ func Generate(p Params, cfg Config) (*Workload, error) {
 		}
 	}
 	g.out.Users = len(users)
-	sort.SliceStable(g.out.Jobs, func(i, j int) bool {
-		a, b := &g.out.Jobs[i], &g.out.Jobs[j]
+	slices.SortStableFunc(g.out.Jobs, func(a, b Job) int {
 		if a.Submit != b.Submit {
-			return a.Submit < b.Submit
+			return cmpInt64(a.Submit, b.Submit)
 		}
-		return a.User < b.User
+		return a.User - b.User
 	})
 	return g.out, nil
 }
