@@ -1,0 +1,155 @@
+package talby
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+	"github.com/hpcwl/hpcwl/userclass"
+)
+
+// The estimators recover the parameters they are fitted to from samples of
+// the model itself. Each tolerance is 4 standard deviations of the
+// estimate, measured over 20 other seeds (100-119) with the same sample
+// sizes.
+
+func TestFitLogLogisticRecovers(t *testing.T) {
+	p := defaults(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	xs := make([]int, 3000)
+	for i := range xs {
+		xs[i] = p.drawNewUsers(r)
+	}
+	got := fitLogLogistic(xs, LogLogistic{Mu: 0, Sigma: 0.5})
+	if math.Abs(got.Mu-1.25) > 0.03 || math.Abs(got.Sigma-0.2214) > 0.013 {
+		t.Errorf("fitted %+v, want mu 1.25 sigma 0.2214", got)
+	}
+}
+
+func TestFitRepeatRecovers(t *testing.T) {
+	share := [NumUserClasses]float64{0.55, 0.2, 0.1, 0.15}
+	r := rand.New(rand.NewPCG(3, 4))
+	seq := make([]userclass.Class, 5000)
+	for i := range seq {
+		if i > 0 && r.Float64() < 0.3 {
+			seq[i] = seq[i-1]
+		} else {
+			seq[i] = userclass.Class(draw(r, share[:], 1))
+		}
+	}
+	if got := fitRepeat(seq, share); math.Abs(got-0.3) > 0.05 {
+		t.Errorf("repeat %.3f, want 0.3", got)
+	}
+}
+
+func TestFitInactivityRecovers(t *testing.T) {
+	p := defaults(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	obs := map[int][2]int{}
+	for woa := 2; woa <= 80; woa++ {
+		for range 400 {
+			v := obs[woa]
+			v[0]++
+			if r.Float64() < p.Inactive(woa, userclass.LTHU) {
+				v[1]++
+			}
+			obs[woa] = v
+		}
+	}
+	l, ok := fitInactivity(obs, p.Inactivity)
+	if !ok || math.Abs(l.A-0.0895) > 0.015 || math.Abs(l.B-0.4149) > 0.05 {
+		t.Errorf("fitted %+v (%v), want a 0.0895 b 0.4149", l, ok)
+	}
+}
+
+func TestFitGPDRecovers(t *testing.T) {
+	p := defaults(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	counts := map[[2]int]int{}
+	for woa := 1; woa <= 40; woa++ {
+		for range 500 {
+			counts[[2]int{woa, p.drawSessions(r, woa, userclass.LTLU)}]++
+		}
+	}
+	var obs []gpdObs
+	for k, m := range counts {
+		obs = append(obs, gpdObs{woa: k[0], n: k[1], count: m})
+	}
+	sortObs(obs)
+	start := GPDLine{KIntercept: 0.3, SigmaIntercept: 2, FirstK: 0.3, FirstSigma: 1}
+	got := fitGPD(obs, p.SessionsPerWeek, start)
+	want := p.SessionsPerWeek.Class[userclass.LTLU]
+	if math.Abs(got.FirstK-want.FirstK) > 0.25 || math.Abs(got.FirstSigma-want.FirstSigma) > 0.76 {
+		t.Errorf("week 1: k %.3f sigma %.3f, want %.3f %.3f", got.FirstK, got.FirstSigma, want.FirstK, want.FirstSigma)
+	}
+	// Compare the lines where the data are: at weeks 2 and 40.
+	for _, w := range []float64{2, 40} {
+		gk, wk := got.KIntercept+got.KSlope*w, want.KIntercept+want.KSlope*w
+		gs, ws := got.SigmaIntercept+got.SigmaSlope*w, want.SigmaIntercept+want.SigmaSlope*w
+		if math.Abs(gk-wk) > 0.07 || math.Abs(gs-ws) > 0.42 {
+			t.Errorf("week %g: k %.3f sigma %.3f, want %.3f %.3f", w, gk, gs, wk, ws)
+		}
+	}
+}
+
+func sortObs(obs []gpdObs) {
+	for i := 1; i < len(obs); i++ {
+		for j := i; j > 0 && (obs[j].woa < obs[j-1].woa || obs[j].woa == obs[j-1].woa && obs[j].n < obs[j-1].n); j-- {
+			obs[j], obs[j-1] = obs[j-1], obs[j]
+		}
+	}
+}
+
+func TestFitZipfRecovers(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	cum := make([]float64, 200)
+	var s float64
+	for n := 1; n <= 200; n++ {
+		s += math.Pow(float64(n), -1.8)
+		cum[n-1] = s
+	}
+	xs := make([]int, 5000)
+	for i := range xs {
+		u := r.Float64() * s
+		k := 0
+		for cum[k] < u {
+			k++
+		}
+		xs[i] = k + 1
+	}
+	if got := fitZipf(xs, 200); math.Abs(got-1.8) > 0.05 {
+		t.Errorf("Zipf exponent %.3f, want 1.8", got)
+	}
+}
+
+// A log too short names the layer that cannot be fitted.
+func TestFitTooShort(t *testing.T) {
+	var jobs []trace.Job
+	h := swf.Header{}
+	h.Add("MaxProcs", "64")
+	// 60 users, one job each per day for 5 weeks.
+	for d := range 35 {
+		for u := range 60 {
+			j := swf.NewJob()
+			j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), int64(d*86400+u*60), 100, 4, 1, int64(u+1)
+			tj, err := trace.FromSWF(&j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs = append(jobs, tj)
+		}
+	}
+	tr := trace.New(h, jobs, trace.Options{})
+	_, _, err := Fit(tr, FitOptions{})
+	if !errors.Is(err, ErrTooShort) || !strings.Contains(err.Error(), "user layer") || !strings.Contains(err.Error(), "full weeks") {
+		t.Errorf("got %v, want the user layer too short", err)
+	}
+	_, _, err = Fit(trace.New(h, jobs[:20], trace.Options{}), FitOptions{})
+	if !errors.Is(err, ErrTooShort) || !strings.Contains(err.Error(), "session layer") {
+		t.Errorf("20 jobs: got %v, want the session layer too short", err)
+	}
+}
