@@ -131,3 +131,42 @@ func TestMetamodelCommand(t *testing.T) {
 		t.Errorf("exit %d: %s %s", code, out, e)
 	}
 }
+
+func TestGenerateTalbyEstimates(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.swf"), filepath.Join(dir, "b.swf")
+	if code, _, e := runCLI(t, "generate", "talby", "--weeks", "4", "-o", a); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := runCLI(t, "generate", "talby", "--weeks", "4", "--estimates", "tsafrir", "--max-estimate", "2d", "-o", b); code != 0 {
+		t.Fatal(e)
+	}
+	ja, jb := jobLines(t, a), jobLines(t, b)
+	if len(ja) == 0 || len(ja) != len(jb) {
+		t.Fatalf("%d and %d jobs", len(ja), len(jb))
+	}
+	for i := range ja {
+		fa, fb := strings.Fields(ja[i]), strings.Fields(jb[i])
+		if fa[8] != "-1" || fb[8] == "-1" || fa[1] != fb[1] || fa[3] != fb[3] {
+			t.Fatalf("job %d: %q and %q: want the same job, requested time -1 and then set", i, ja[i], jb[i])
+		}
+	}
+	if code, _, e := runCLI(t, "generate", "talby", "--max-estimate", "2d"); code != 2 || !strings.Contains(e, "needs --estimates tsafrir") {
+		t.Errorf("exit %d: %s", code, e)
+	}
+}
+
+func jobLines(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" && !strings.HasPrefix(l, ";") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
