@@ -51,9 +51,12 @@ reads a file written by "hpcwl fit talby -o" (or edited by hand).
 
 The model's inputs are the machine size, the median CPU work Cm and the CPU
 load CL (section 11.1). --procs alone sets Cm and CL from Table 28; --cm and
---cl set them directly. Jobs carry user IDs, and the jobs of a session are
-submitted less than 20 minutes after the previous one ends, so "hpcwl
-sessions" finds the generated sessions (jobs do not wait: wait = -1).
+--cl set them directly. Jobs carry user IDs; the jobs of a session are
+submitted less than 20 minutes after the previous one ends and a user's
+sessions are at least 20 minutes apart, so Talby's rule (a think time of 20
+minutes or more starts a session, as "hpcwl classes" applies it) finds the
+generated sessions, and "hpcwl sessions --method last --threshold 20m" nearly
+all of them (jobs do not wait: wait = -1).
 
 The thesis models no runtime estimates: requested times are -1 unless
 --estimates tsafrir draws them from the model of Tsafrir, Etsion and
