@@ -17,6 +17,8 @@ import (
 type fitTalbyOptions struct {
 	trace traceFlags
 	seed  uint64
+	clip  float64
+	sclip float64
 	json  bool
 	out   string
 }
@@ -50,12 +52,17 @@ ready for "hpcwl generate talby --params FILE".` + exitStatusHelp,
 	opts.trace.add(cmd)
 	f := cmd.Flags()
 	f.Uint64Var(&opts.seed, "seed", 1, "seed of the k-means of the session and user classes")
+	f.Float64Var(&opts.clip, "clip", 0, "limit the users' z-scores to this many standard deviations before k-means, as in classes (0: no limit)")
+	f.Float64Var(&opts.sclip, "session-clip", 0, "limit the sessions' z-scores likewise (0: no limit)")
 	f.BoolVar(&opts.json, "json", false, "print the fit report as JSON")
 	f.StringVarP(&opts.out, "output", "o", "", "write the fitted parameters (JSON) to this file; - for stdout")
 	return cmd
 }
 
 func runFitTalby(opts fitTalbyOptions, name string, stdout, stderr io.Writer) error {
+	if opts.clip < 0 || opts.sclip < 0 {
+		return usagef("--clip and --session-clip must be >= 0 (0: no limit), got %v and %v", opts.clip, opts.sclip)
+	}
 	outs := []output{{"-o", opts.out}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
@@ -64,7 +71,7 @@ func runFitTalby(opts fitTalbyOptions, name string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	p, rep, err := talby.Fit(t, talby.FitOptions{Procs: opts.trace.procs, Seed: opts.seed})
+	p, rep, err := talby.Fit(t, talby.FitOptions{Procs: opts.trace.procs, Seed: opts.seed, Clip: opts.clip, SessionClip: opts.sclip})
 	if err != nil {
 		return fmt.Errorf("fitting the Talby model to %s: %w", name, err)
 	}

@@ -41,6 +41,10 @@ type FitOptions struct {
 	Procs int
 	// Seed seeds the k-means of the session and user classes.
 	Seed uint64
+	// SessionClip and Clip limit the z-scores of the sessions and of the
+	// users before k-means (sessionclass.ClassifyOptions.Clip); 0 means
+	// no limit.
+	SessionClip, Clip float64
 }
 
 // FitReport describes what a fit used.
@@ -122,7 +126,7 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 	if len(ss) < 5*MinClassSessions {
 		return p, rep, fmt.Errorf("%w: session layer: %d sessions; classifying them into five classes needs at least %d", ErrTooShort, len(ss), 5*MinClassSessions)
 	}
-	copt := sessionclass.ClassifyOptions{Seed: opt.Seed}
+	copt := sessionclass.ClassifyOptions{Seed: opt.Seed, Clip: opt.SessionClip}
 	if _, err := sessionclass.Classify(ss, copt); err != nil {
 		return p, rep, fmt.Errorf("session layer: %w", err)
 	}
@@ -134,6 +138,7 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 	if len(us) < 4*MinClassUsers {
 		return p, rep, fmt.Errorf("%w: user layer: %d users; classifying them into four classes needs at least %d", ErrTooShort, len(us), 4*MinClassUsers)
 	}
+	copt.Clip = opt.Clip
 	if _, err := userclass.Classify(us, copt); err != nil {
 		return p, rep, fmt.Errorf("user layer: %w", err)
 	}
