@@ -2,6 +2,7 @@ package talby
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -152,5 +153,28 @@ func TestReadParams(t *testing.T) {
 	q, err = ReadParams(strings.NewReader(`{"machine": {"procs": 1024, "cm_s": 33, "cl": 0.51}}`))
 	if err != nil || q.Machine.Procs != 1024 || q.NewUsers.Mu != 1.25 || q.Jobs[0].Repeat != DefaultJobs()[0].Repeat {
 		t.Errorf("partial file: %+v, %v", q.Machine, err)
+	}
+}
+
+func TestInstancesAverage(t *testing.T) {
+	p := defaults(t)
+	ins, err := Instances(p, Config{Weeks: 6, Seed: 10}, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != 3 || ins[0].Seed != 10 || ins[2].Seed != 12 {
+		t.Fatalf("instances %+v", ins)
+	}
+	w, _ := Generate(p, Config{Weeks: 6, Seed: 11})
+	if ins[1].Jobs != len(w.Jobs) || ins[1].Sessions != w.Sessions {
+		t.Errorf("instance 1 has %d jobs, %d sessions; seed 11 alone gives %d, %d", ins[1].Jobs, ins[1].Sessions, len(w.Jobs), w.Sessions)
+	}
+	a := Average(ins)
+	m := float64(ins[0].Jobs+ins[1].Jobs+ins[2].Jobs) / 3
+	if math.Abs(a["jobs"].Mean-m) > 1e-9 || !(a["jobs"].SD > 0) {
+		t.Errorf("jobs mean %v sd %v, want mean %v and a positive sd", a["jobs"].Mean, a["jobs"].SD, m)
+	}
+	if _, err := Instances(p, Config{Weeks: 1}, 0, nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("0 instances: %v", err)
 	}
 }
