@@ -169,9 +169,12 @@ type SessionClasses struct {
 
 // Placement places a user's sessions in a week by rejection (Talby (2006),
 // section 12.6, Listing 5): sessions of a user must be at least Gap
-// seconds apart; a week's session times are drawn again up to Attempts
-// times, then the classes are drawn again up to Redraws times, then the
-// week loses one session.
+// seconds apart; a week's sessions are drawn up to Attempts times for one
+// draw of their classes, the classes are drawn up to Redraws times, and
+// then the week loses sessions (as many as the best attempt could not
+// place, at least one) and starts again. The thesis redraws classes until
+// the week fits; Redraws and the loss of sessions are our guards, needed
+// because some weeks cannot fit.
 type Placement struct {
 	Gap      int64 `json:"gap_s"`
 	Attempts int   `json:"attempts"`
