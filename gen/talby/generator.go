@@ -89,10 +89,8 @@ type generator struct {
 	global     [NumSessionClasses]float64
 	jobs       [NumSessionClasses]classTables
 	out        *Workload
-	// scratch for one week's sessions of a user, and their order by
-	// start.
+	// scratch for one week's sessions of a user.
 	cand    []pending
-	order   []int
 	prevCls userclass.Class
 	first   bool
 }
@@ -247,9 +245,10 @@ func (g *generator) week(u *user, id int, start int64, n int) {
 				psc = classes[i]
 			}
 			for range pl.Attempts {
-				ok, placed := g.place(classes, u, id, start)
-				if !ok {
-					best = max(best, placed)
+				if !g.place(classes, u, id, start) {
+					// g.cand holds the sessions placed before the
+					// collision.
+					best = max(best, len(g.cand))
 					continue
 				}
 				u.prev = classes[n-1]
@@ -271,53 +270,53 @@ func (g *generator) week(u *user, id int, start int64, n int) {
 	}
 }
 
-// place draws one session of each class into g.cand (in the order of
-// classes) and reports whether none of them, nor the user's sessions still
-// running, are closer than Placement.Gap (Listing 5's Collisions: s1
-// starts first and ends later than Gap before s2 starts), and how many
-// sessions, in the order of their starts, were placed before the first
-// collision. Starts and jobs are independent draws, so the starts are
-// drawn first: two starts Gap or less apart, or a start inside a running
-// session or its gap, collide whatever the jobs, and the jobs are drawn
-// only for starts that pass, in the order of the starts, each session
-// stopping as soon as it runs into the next one's gap. The placements
-// accepted are those of drawing everything and then checking, at a
-// fraction of the cost.
-func (g *generator) place(classes []sessionclass.Class, u *user, id int, start int64) (bool, int) {
+// place draws one session of each class into g.cand and reports whether
+// none of them, nor the user's sessions still running, are closer than
+// Placement.Gap (Listing 5's Collisions: s1 starts first and ends later
+// than Gap before s2 starts). It gives up at the first collision: the
+// accepted placements are those of drawing all sessions and then checking,
+// at a fraction of the cost. A start inside another session (or its gap)
+// is a collision whatever the session's jobs, so it is checked before they
+// are drawn.
+func (g *generator) place(classes []sessionclass.Class, u *user, id int, start int64) bool {
+	g.cand = g.cand[:0]
 	gap := g.p.Placement.Gap
-	n := len(classes)
-	if cap(g.cand) < n {
-		g.cand = append(g.cand[:cap(g.cand)], make([]pending, n-cap(g.cand))...)
-	}
-	g.cand = g.cand[:n]
-	g.order = g.order[:0]
-	for i, c := range classes {
-		g.cand[i].span = span{start: g.sessionStart(c, start)}
-		g.order = append(g.order, i)
-	}
-	slices.SortFunc(g.order, func(a, b int) int { return cmpInt64(g.cand[a].start, g.cand[b].start) })
-	for k, i := range g.order {
-		s0 := g.cand[i].start
+	for _, c := range classes {
+		s0 := g.sessionStart(c, start)
 		for _, b := range u.busy {
-			if s0 < b.end+gap {
-				return false, k
+			if s0 >= b.start && s0 < b.end+gap {
+				return false
 			}
 		}
-		// Every session ends at least a second after it starts.
-		if k > 0 && s0-g.cand[g.order[k-1]].start <= gap {
-			return false, k
+		for _, b := range g.cand {
+			if s0 >= b.start && s0 < b.end+gap {
+				return false
+			}
 		}
-	}
-	for k, i := range g.order {
+		// The session must end more than gap before the next start.
 		limit := int64(math.MaxInt64)
-		if k+1 < n {
-			limit = g.cand[g.order[k+1]].start - gap
+		for _, b := range u.busy {
+			if b.start >= s0 {
+				limit = min(limit, b.start-gap)
+			}
 		}
-		if !g.session(&g.cand[i], classes[i], u, id, g.cand[i].start, limit) {
-			return false, k
+		for _, b := range g.cand {
+			if b.start >= s0 {
+				limit = min(limit, b.start-gap)
+			}
+		}
+		// Reuse the slot's job buffer from earlier attempts.
+		if len(g.cand) < cap(g.cand) {
+			g.cand = g.cand[:len(g.cand)+1]
+		} else {
+			g.cand = append(g.cand, pending{})
+		}
+		if !g.session(&g.cand[len(g.cand)-1], c, u, id, s0, limit) {
+			g.cand = g.cand[:len(g.cand)-1]
+			return false
 		}
 	}
-	return true, n
+	return true
 }
 
 // sessionStart draws the start of a session of class c in the week
