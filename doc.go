@@ -13,6 +13,8 @@
 //	fit      maximum-likelihood and EM fitting, model selection
 //	stats    goodness of fit, autocorrelation, self-similarity
 //	gen/lublin the Lublin-Feitelson model
+//	gen/talby Talby's model of users, sessions and jobs: generation and fitting
+//	metamodel Talby's parametric meta-model (hpcwl metamodel)
 //	sim      the deterministic event-driven simulator
 //	sched    scheduling policies for the simulator
 //	metrics  per-job and per-run performance metrics
