@@ -39,7 +39,7 @@ Arrivals are Poisson: at the paper's rate (24,906 jobs in 1995, 68 a day)
 unless --offered-load sets the rate for a target offered load.
 
 Runtime and size are independent: the HPDC model's distribution of total
-work, its speedup function and its daily alternation of arrival rates are
+work, its speedup function and the daily variation of its arrivals are
 not included, for want of their published parameters (docs/validation.md,
 "Classic models"). With sizes log-uniform up to the machine, the paper's
 rate offers a load of about 1.75 on 400 processors: give --offered-load to

@@ -20,14 +20,15 @@
 // processors, rounded to the nearest integer.
 //
 // Arrivals are a Poisson process whose rate is either the paper's SDSC rate
-// (24,906 jobs in 1995) or calibrated to a target offered load, as
-// Downey's own generator sets its arrival rate from a target load.
+// (24,906 jobs in 1995) or calibrated to a target offered load (an
+// experimenter's setting, not a parameter of the model).
 //
 // What is not here, because its parameters could not be reached
 // (docs/validation.md, "Classic models"): the HPDC model's distribution of
 // total work (the bounds of its uniform-log cumulative lifetime), its
 // variance of parallelism and speedup function (the model is for moldable
-// jobs), the daily alternation of two arrival rates it uses, and the IPPS
+// jobs), the treatment of the two 12-hour halves of each day by its arrival
+// process, and the IPPS
 // paper's per-queue fits to the CTC SP2 (its Table 4). Runtime and size are
 // therefore drawn independently: the IPPS model of lifetimes does not depend
 // on the size.
