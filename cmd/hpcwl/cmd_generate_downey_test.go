@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
 )
 
 // TestGenerateDowney checks that the command is deterministic per seed,
@@ -74,5 +77,73 @@ func TestGenerateDowneyBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed run left an output file")
+	}
+}
+
+// TestCoplotClassicModels pins the Co-Plot of docs/validation.md ("Classic
+// models"): eight logs of Talby's set with 100,000 Lublin and 100,000 Downey
+// jobs, without CL, UJ and JD as in Talby's Fig. 4. The Lublin model must lie
+// nearer the logs' centroid than 7 of the 8 logs (Lublin and Feitelson,
+// section 9.2, citing Talby et al.: the model closest to the average), and
+// the Downey model must be the farthest point of all.
+func TestCoplotClassicModels(t *testing.T) {
+	dir := t.TempDir()
+	lub, dow := filepath.Join(dir, "lub.swf"), filepath.Join(dir, "dow.swf")
+	for _, args := range [][]string{
+		{"generate", "lublin", "--count", "100000", "--seed", "1", "-o", lub},
+		{"generate", "downey", "--count", "100000", "--offered-load", "0.7", "--seed", "1", "-o", dow},
+	} {
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	args := []string{"coplot", "--json", "--vars", "TN,RL,Rm,Ri,Pm,Pi,Nm,Ni,Cm,Ci,Am,Ai"}
+	logs := []string{"NASA-iPSC-1993-3.1-cln.swf.gz", "SDSC-Par-1996-3.1-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz",
+		"SDSC-SP2-1998-4.2-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz",
+		"LANL-CM5-1994-4.1-cln.swf.gz", "OSC-Clust-2000-3.1-cln.swf.gz"}
+	for _, l := range logs {
+		args = append(args, testdata.Path(t, l))
+	}
+	code, out, errOut := runCLI(t, append(args, lub, dow)...)
+	if code != 0 {
+		t.Fatalf("coplot: exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Map struct {
+			Points []struct {
+				Name string
+				X, Y float64
+			}
+			Alienation float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	pts := rep.Map.Points
+	if len(pts) != len(logs)+2 {
+		t.Fatalf("%d points, want %d", len(pts), len(logs)+2)
+	}
+	var cx, cy float64
+	for _, p := range pts[:len(logs)] {
+		cx, cy = cx+p.X/float64(len(logs)), cy+p.Y/float64(len(logs))
+	}
+	dist := make([]float64, len(pts))
+	for i, p := range pts {
+		dist[i] = math.Hypot(p.X-cx, p.Y-cy)
+	}
+	t.Logf("alienation %.3f; distances from the logs' centroid: %v", rep.Map.Alienation, dist)
+	dLub, dDow := dist[len(logs)], dist[len(logs)+1]
+	closer := 0
+	for _, d := range dist[:len(logs)] {
+		if d < dLub {
+			closer++
+		}
+		if d >= dDow {
+			t.Errorf("a log (%.2f) is as far from the centroid as the Downey model (%.2f)", d, dDow)
+		}
+	}
+	if closer > 1 || dLub >= dDow {
+		t.Errorf("%d logs nearer the centroid than the Lublin model (%.2f); want at most 1", closer, dLub)
 	}
 }
