@@ -60,6 +60,16 @@ func TestSizeProb(t *testing.T) {
 			t.Errorf("procs %d: probabilities sum to %g", procs, s)
 		}
 	}
+	// The closed form of the mean against the sum of n P(n).
+	for _, procs := range []int{1, 2, 3, 100, 128, 400, 1024, 100000} {
+		var m float64
+		for n := 1; n <= procs; n++ {
+			m += float64(n) * downey.SizeProb(n, procs)
+		}
+		if got := downey.MeanSize(procs); math.Abs(got-m) > 1e-9*m {
+			t.Errorf("procs %d: MeanSize %.12g, sum %.12g", procs, got, m)
+		}
+	}
 	// P(1) = ln 1.5 / ln N: the serial jobs are the parallelism below 1.5.
 	if got, want := downey.SizeProb(1, 400), math.Log(1.5)/math.Log(400); math.Abs(got-want) > 1e-15 {
 		t.Errorf("P(1) = %g, want %g", got, want)
