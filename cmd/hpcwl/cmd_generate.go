@@ -29,7 +29,7 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 		Long:  `Generate writes a synthetic workload drawn from a workload model.` + exitStatusHelp,
 		Example: `  hpcwl generate lublin --procs 256 --count 10000 --seed 1 -o lublin.swf
   hpcwl generate lublin --params kth-params.json --duration 30d -o month.swf
-  hpcwl generate downey --count 100000 --offered-load 0.7 -o downey.swf`,
+  hpcwl generate downey --count 10000 --offered-load 0.7 -o downey.swf`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("generate needs a MODEL; available: lublin, minh, downey")

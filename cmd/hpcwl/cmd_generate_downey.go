@@ -48,7 +48,7 @@ simulate a machine that is not saturated.
 The same options and seed always give the same jobs; the target load
 changes the arrival times only. The output header records the model, its
 constants, the seed and the arrival rate.` + exitStatusHelp,
-		Example: `  hpcwl generate downey --count 100000 --offered-load 0.7 --seed 1 -o downey.swf
+		Example: `  hpcwl generate downey --count 10000 --offered-load 0.7 --seed 1 -o downey.swf
   hpcwl generate downey --procs 128 --duration 30d --offered-load 0.8 -o month.swf.gz`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(*cobra.Command, []string) error {
