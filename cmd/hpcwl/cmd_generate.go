@@ -29,18 +29,20 @@ func newGenerateCommand(stdout, stderr io.Writer) *cobra.Command {
 		Long:  `Generate writes a synthetic workload drawn from a workload model.` + exitStatusHelp,
 		Example: `  hpcwl generate lublin --procs 256 --count 10000 --seed 1 -o lublin.swf
   hpcwl generate lublin --params kth-params.json --duration 30d -o month.swf
-  hpcwl generate talby --weeks 52 -o talby.swf`,
+  hpcwl generate talby --weeks 52 -o talby.swf
+  hpcwl generate downey --count 10000 --offered-load 0.7 -o downey.swf`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("generate needs a MODEL; available: lublin, minh, talby")
+				return usagef("generate needs a MODEL; available: lublin, minh, talby, downey")
 			}
-			return usagef("unknown model %q; available: lublin, minh, talby", args[0])
+			return usagef("unknown model %q; available: lublin, minh, talby, downey", args[0])
 		},
 		RunE: action(func(*cobra.Command, []string) error { return nil }),
 	}
 	cmd.AddCommand(newGenerateLublinCommand(stdout, stderr))
 	cmd.AddCommand(newGenerateMinhCommand(stdout, stderr))
 	cmd.AddCommand(newGenerateTalbyCommand(stdout, stderr))
+	cmd.AddCommand(newGenerateDowneyCommand(stdout, stderr))
 	return cmd
 }
 
