@@ -48,6 +48,14 @@ type Config struct {
 	// it was given, in Result.Predictions (for time-weighted prediction
 	// accuracy, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 12). Default false.
 	RecordPredictions bool
+	// RecordRevisions is RecordPredictions without the arrival entries:
+	// Result.Predictions keeps only the predictions a job got after its
+	// arrival (after deadline misses and revisions), and Result.Revisions
+	// is set. A job's arrival prediction is its Outcome.Initial, given at
+	// its Submit time, so nothing is lost, and a run whose predictions
+	// never change keeps no log at all (24 bytes per job less). It has no
+	// effect with RecordPredictions.
+	RecordRevisions bool
 	// PassEveryEvent runs a scheduling pass after every single event
 	// (each termination, deadline miss, arrival and wake-up, in that order
 	// at equal times, arrivals by job id) instead of once per instant after
@@ -70,8 +78,13 @@ type Result struct {
 	// Predictions holds, with Config.RecordPredictions, every prediction
 	// given to a job, in the order given: the arrival prediction, the new
 	// predictions after deadline misses and the revisions of a
-	// [LearningPredictor]. It is nil otherwise.
+	// [LearningPredictor]. It is nil otherwise. With Config.RecordRevisions
+	// it holds only the predictions after arrival (see Revisions).
 	Predictions []PredictionChange
+	// Revisions reports that Predictions leaves out the arrival entries
+	// (Config.RecordRevisions): each job r also had prediction
+	// Jobs[r].Initial from Jobs[r].Submit, before any entry of its own.
+	Revisions bool
 }
 
 // PredictionChange records that job Job got prediction Prediction at time
@@ -155,7 +168,14 @@ func Run(ctx context.Context, src JobSource, s Scheduler, cfg Config) (*Result, 
 	for i := range e.jobs {
 		e.jobs[i].Prediction = e.pred[i]
 	}
-	return &Result{Jobs: e.jobs, Procs: e.procs, Kill: cfg.Kill, Events: e.events, Passes: e.passes, Predictions: e.log}, nil
+	res := &Result{Jobs: e.jobs, Procs: e.procs, Kill: cfg.Kill, Events: e.events, Passes: e.passes, Predictions: e.log}
+	if cfg.RecordRevisions && !cfg.RecordPredictions {
+		res.Revisions = true
+		if res.Predictions == nil {
+			res.Predictions = []PredictionChange{} // a log, though empty
+		}
+	}
+	return res, nil
 }
 
 func (e *engine) loop(ctx context.Context) error {
@@ -286,7 +306,9 @@ func (e *engine) arrive(j *Job) error {
 	e.pred = append(e.pred, p)
 	e.initPred = append(e.initPred, p)
 	e.state = append(e.state, stWaiting)
-	e.record(r, p)
+	if !e.cfg.RecordRevisions || e.cfg.RecordPredictions {
+		e.record(r, p)
+	}
 	e.nWaiting++
 	e.sch.Notify(&e.view, Notice{Kind: Arrived, Job: r})
 	if e.learn != nil {
@@ -342,7 +364,7 @@ func (e *engine) remiss(r Ref) error {
 
 // record logs a new prediction p of job r, with Config.RecordPredictions.
 func (e *engine) record(r Ref, p Time) {
-	if e.cfg.RecordPredictions {
+	if e.cfg.RecordPredictions || e.cfg.RecordRevisions {
 		e.log = append(e.log, PredictionChange{Job: r, At: e.now, Prediction: p})
 	}
 }

@@ -95,13 +95,16 @@ func autocorr(x []float64) []float64 {
 	for i, v := range c {
 		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
 	}
-	acov := fft.Sequence(nil, c)
-	if !(acov[0] > 1e-12*float64(m)*math.Max(1, mean*mean)) {
+	// The inverse transform and the correlations reuse seq: a long series
+	// (a simulation of millions of jobs) needs no more copies of it.
+	acov := fft.Sequence(seq, c)
+	a0 := acov[0]
+	if !(a0 > 1e-12*float64(m)*math.Max(1, mean*mean)) {
 		return nil
 	}
-	rho := make([]float64, n)
+	rho := acov[:n:n]
 	for k := range rho {
-		rho[k] = acov[k] / acov[0]
+		rho[k] = acov[k] / a0
 	}
 	return rho
 }
