@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"sort"
 
@@ -116,51 +115,27 @@ type readCloser struct {
 // are too. Either is counted in the trace's Oddities and recorded in a
 // header note ("on reading: ...").
 func Read(r *swf.Reader, opt Options) (*Trace, error) {
-	if opt.Lenient {
-		r.Lenient = true
-	}
-	hdr, err := r.Header()
+	s, err := NewScanner(r, opt)
 	if err != nil {
 		return nil, err
 	}
 	t := &Trace{Name: r.Name}
-	if n, ok := hdr.MaxRecords(); ok && n > 0 && n < 50_000_000 {
+	if n, ok := s.hdr.MaxRecords(); ok && n > 0 && n < 50_000_000 {
 		t.Jobs = make([]Job, 0, n)
 	}
 	for {
-		sj, err := r.Read()
+		var j Job
+		err := s.Next(&j)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		if opt.Lenient {
-			for _, f := range []struct {
-				v     *int64
-				field int
-			}{{&sj.Procs, 5}, {&sj.ReqProcs, 8}, {&sj.Status, 11}, {&sj.User, 12}, {&sj.Group, 13},
-				{&sj.App, 14}, {&sj.Queue, 15}, {&sj.Partition, 16}, {&sj.Preceding, 17}} {
-				if *f.v > math.MaxInt32 {
-					*f.v = swf.Unknown
-					t.Oddities.addOutOfRange(f.field, 1)
-				}
-			}
-		}
-		if sj.ReqTime >= ReqTimeLimit {
-			sj.ReqTime = swf.Unknown
-			t.Oddities.ReqTimeAtLimit++
-		}
-		j, err := FromSWF(&sj)
-		if err != nil {
-			return nil, &swf.ParseError{File: r.Name, Line: r.Line(), Err: err}
-		}
 		t.Jobs = append(t.Jobs, j)
 	}
-	for i, n := range r.Replaced() {
-		t.Oddities.addOutOfRange(i+1, n)
-	}
-	t.Header = *hdr
+	t.Oddities = s.odd
+	t.Header = *s.hdr
 	if t.Oddities.Any() {
 		t.Header.AddNote("on reading: " + t.Oddities.String())
 	}
@@ -270,34 +245,9 @@ func (t *Trace) Unrunnable() int {
 // backwards (by count, with the first job concerned). It returns nil for a
 // well-formed trace.
 func (t *Trace) Check() []string {
-	var warns []string
-	seen := make(map[int64]struct{}, len(t.Jobs))
-	dups, back := 0, 0
-	var firstDup, firstBack int64
+	c := checker{name: t.Name}
 	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		if _, ok := seen[j.ID]; ok {
-			if dups == 0 {
-				firstDup = j.ID
-			}
-			dups++
-		} else {
-			seen[j.ID] = struct{}{}
-		}
-		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
-			if back == 0 {
-				firstBack = j.ID
-			}
-			back++
-		}
+		c.add(&t.Jobs[i])
 	}
-	if dups > 0 {
-		warns = append(warns, fmt.Sprintf("%s: %d job(s) reuse an earlier job number (first: job %d); results by job number are ambiguous",
-			t.Name, dups, firstDup))
-	}
-	if back > 0 {
-		warns = append(warns, fmt.Sprintf("%s: %d job(s) are submitted before the job above them (first: job %d); the log is not in submit order (hpcwl convert --sort fixes that)",
-			t.Name, back, firstBack))
-	}
-	return warns
+	return c.warnings()
 }
