@@ -21,6 +21,10 @@ import (
 // also gathers what [Trace.Check] reports, in a few bytes per run of
 // consecutive job numbers.
 type Scanner struct {
+	// Seen, when set, is called with every job read (before the caller
+	// gets it), for figures of the whole log gathered on the way.
+	Seen func(j *Job)
+
 	r      *swf.Reader
 	opt    Options
 	hdr    *swf.Header
@@ -142,6 +146,9 @@ func (s *Scanner) Next(j *Job) error {
 	}
 	s.check.add(j)
 	s.n++
+	if s.Seen != nil {
+		s.Seen(j)
+	}
 	return nil
 }
 
