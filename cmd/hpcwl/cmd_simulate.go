@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -283,6 +284,14 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	outs := []output{{"--jobs", opts.jobsOut}, {"--swf", opts.swfOut}, {"--cycle", opts.cycleOut}, {"--outstanding", opts.outstandingOut}}
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		// A run's large arrays (outcomes, metric vectors, the FFT of the
+		// confidence intervals) hold no pointers, so the collector marks
+		// them without scanning: collecting at 25% heap growth instead of
+		// 100% costs little CPU and keeps the peak memory near what is
+		// live (docs/performance.md, "Simulation memory").
+		defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	}
 	run, err := simulate(ctx, opts, name)
 	if err != nil {
@@ -965,6 +974,10 @@ func simulateLoaded(ctx context.Context, opts simulateOptions, name string, s si
 	}
 	return t, pred, plat, placement, frun, nil
 }
+
+// gcPercent is the garbage collector's target heap growth during a
+// simulation (GOGC, when set, wins).
+const gcPercent = 25
 
 // streamLogs lets a run read its log as the simulation goes where it can
 // (tests turn it off to compare with the whole log loaded).
