@@ -45,9 +45,9 @@ type EASY struct {
 	idx     sizeIndex
 	scanMax int
 	base    int
-	pos     []int32   // SJBF: each queued job's position plus base, by ref
-	sorted  keyList   // SJBF: waiting jobs by (planned duration, ref)
-	bySize  sizeLists // SJBF: the same by size
+	pos     []int32             // SJBF: each queued job's position plus base, by ref
+	sorted  keyList             // SJBF: waiting jobs by (planned duration, ref)
+	bySize  sizeLists           // SJBF: the same by size
 	key     refWindow[sim.Time] // by ref: planned end when running, planned duration when waiting (SJBF)
 	runs    runList
 	fresh   []sim.Ref // arrivals since the last pass
