@@ -34,6 +34,13 @@ type Options struct {
 	// slowdown and bounded slowdown of this level (e.g. 0.95) by batch
 	// means over the measured jobs in arrival order ([stats.BatchMeans]).
 	CILevel float64
+	// DeferIntervals keeps what the intervals need (each measured job's
+	// wait and runtime, 16 bytes) in the summary instead of computing them:
+	// [Summary.FinishIntervals] computes them later, once the run's
+	// outcomes are no longer held, so that the Fourier transform of the
+	// autocorrelation (40 bytes per point, 2 to 4 points per job) does not
+	// add to them at the peak.
+	DeferIntervals bool
 }
 
 // Interval is a confidence interval of one run's mean, or the reason
@@ -139,6 +146,39 @@ type Summary struct {
 	// user ID) and by calendar month of submission (in order).
 	PerUser  []Group `json:"per_user,omitempty"`
 	PerMonth []Group `json:"per_month,omitempty"`
+
+	pending *sample // Options.DeferIntervals: the intervals still to compute
+}
+
+// sample is what the intervals of a run need: each measured job's wait
+// and runtime, in arrival order, and the intervals' level.
+type sample struct {
+	waits, runs []sim.Time
+	tau         sim.Time
+	level       float64
+}
+
+// FinishIntervals computes the confidence intervals deferred by
+// Options.DeferIntervals (the same as Compute gives without it) and drops
+// the jobs' figures they needed. It does nothing otherwise.
+func (s *Summary) FinishIntervals() {
+	p := s.pending
+	if p == nil {
+		return
+	}
+	s.pending = nil
+	var x []float64
+	var ci [quantities]Interval
+	var o sim.Outcome
+	for _, q := range []int{waitQ, sdQ, bsdQ} {
+		x = x[:0]
+		for k, w := range p.waits {
+			o.Start, o.End = w, w+p.runs[k]
+			x = append(x, quantity(&o, q, p.tau))
+		}
+		ci[q] = interval(x, p.level)
+	}
+	s.CI = &Intervals{ci[waitQ], ci[sdQ], ci[bsdQ]}
 }
 
 // Compute returns the figures of res. Jobs that never started (none in a
@@ -209,15 +249,24 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	// arrival order, before summarize reorders it.
 	var x []float64
 	var ci [quantities]Interval
+	now := opt.CILevel > 0 && !opt.DeferIntervals
 	for q := range quantities {
 		x = fill(x, jobs, measured, q, tau)
-		if opt.CILevel > 0 && q != respQ {
+		if now && q != respQ {
 			ci[q] = interval(x, opt.CILevel)
 		}
 		*s.stat(q) = summarize(x)
 	}
-	if opt.CILevel > 0 {
+	if now {
 		s.CI = &Intervals{ci[waitQ], ci[sdQ], ci[bsdQ]}
+	}
+	if opt.CILevel > 0 && opt.DeferIntervals {
+		p := &sample{waits: make([]sim.Time, len(measured)), runs: make([]sim.Time, len(measured)), tau: tau, level: opt.CILevel}
+		for k, i := range measured {
+			o := &jobs[i]
+			p.waits[k], p.runs[k] = o.Start-o.Submit, o.End-o.Start
+		}
+		s.pending = p
 	}
 	x = nil
 	s.QueueMean, s.QueueMax = queueStats(res, s.WindowStart, s.WindowEnd)

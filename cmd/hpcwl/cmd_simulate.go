@@ -354,6 +354,11 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 			return err
 		}
 	}
+	// The outputs are written: the intervals are computed without the
+	// run's outcomes held (see metrics.Options.DeferIntervals).
+	m := run.report.Metrics
+	run.res, run.trace, run.work = nil, nil, nil
+	m.FinishIntervals()
 	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
 		return writeJSON(sw, run.report)
@@ -486,7 +491,9 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	mopt := metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
 		WarmUpJobs: opts.warmUpJobs, CoolDownJobs: opts.coolDownJobs, CILevel: opts.ciLevel,
 		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""} // breakdowns only where shown or needed
-	m, err := metrics.Compute(res, mopt)
+	dopt := mopt
+	dopt.DeferIntervals = true
+	m, err := metrics.Compute(res, dopt)
 	if err != nil {
 		return nil, usageError{err}
 	}
