@@ -440,10 +440,6 @@ func (v *vectors) add(o *sim.Outcome, tau sim.Time) {
 	v.bsd = append(v.bsd, max(1, r/float64(max(run, tau))))
 }
 
-func (v *vectors) stats() (w, r, sd, bsd Stat) {
-	return summarize(v.wait), summarize(v.resp), summarize(v.sd), summarize(v.bsd)
-}
-
 // summarize returns the statistics of x, reordering it. Quantiles are
 // empirical: the smallest value whose cumulative fraction reaches p, the
 // definition of gonum's stat.Quantile with stat.Empirical, found by

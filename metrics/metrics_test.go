@@ -160,6 +160,10 @@ func TestConfidenceIntervals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := s.CI.Wait
+	if w.Method != "batch means" || !(w.Low < s.Wait.Mean && s.Wait.Mean < w.High) || w.High-w.Low > 10 || w.Note != "" {
+		t.Errorf("wait interval %+v around %v", w, s.Wait.Mean)
+	}
 	// Deferred, the intervals are the same, each computed from its own
 	// series (runtimes vary here so that the slowdowns differ).
 	for i := range res.Jobs {
@@ -167,7 +171,7 @@ func TestConfidenceIntervals(t *testing.T) {
 			res.Jobs[i].End = res.Jobs[i].Start + sim.Time(i%7)
 		}
 	}
-	s, err = Compute(res, Options{CILevel: 0.9, WarmUpJobs: 10})
+	s2, err := Compute(res, Options{CILevel: 0.9, WarmUpJobs: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,12 +180,8 @@ func TestConfidenceIntervals(t *testing.T) {
 		t.Fatalf("deferred: %v, %+v", err, d.CI)
 	}
 	d.FinishIntervals()
-	if d.CI == nil || !reflect.DeepEqual(*d.CI, *s.CI) || d.CI.Slowdown == d.CI.BoundedSlowdown {
-		t.Errorf("deferred intervals %+v, want %+v", d.CI, s.CI)
-	}
-	w := s.CI.Wait
-	if w.Method != "batch means" || !(w.Low < s.Wait.Mean && s.Wait.Mean < w.High) || w.High-w.Low > 10 || w.Note != "" {
-		t.Errorf("wait interval %+v around %v", w, s.Wait.Mean)
+	if d.CI == nil || !reflect.DeepEqual(*d.CI, *s2.CI) || d.CI.Slowdown == d.CI.BoundedSlowdown {
+		t.Errorf("deferred intervals %+v, want %+v", d.CI, s2.CI)
 	}
 	res.Jobs = res.Jobs[:5]
 	s, err = Compute(res, Options{CILevel: 0.95})
