@@ -1,6 +1,7 @@
 package resample
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -48,6 +49,9 @@ type Options struct {
 	// not the thesis's method: comparing it with the default isolates what
 	// independent starts do to the overlap of heavy users.
 	AlignLongTerm bool
+	// Prefer, when not nil, biases the choice of users towards a class
+	// (selective resampling; see [Preference] for the weighting).
+	Prefer *Preference
 }
 
 // Params are the generator's parameters as resolved for one run (Zakay's
@@ -81,6 +85,12 @@ type Params struct {
 	WeekZeroArrivals bool `json:"week_zero_arrivals"`
 	InnerRate        bool `json:"inner_rate"`
 	AlignLongTerm    bool `json:"align_long_term,omitempty"`
+	// Prefer describes the selective-resampling preference, if any
+	// (Preference.String); PreferredLongTerm and PreferredTemporary count
+	// the preferred users of each pool.
+	Prefer             string `json:"prefer,omitempty"`
+	PreferredLongTerm  int    `json:"preferred_long_term,omitempty"`
+	PreferredTemporary int    `json:"preferred_temporary,omitempty"`
 }
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -122,6 +132,25 @@ func (p *Pools) params(opt Options) (Params, error) {
 	}
 	if opt.RBNPW < 0 || opt.RBNPW > pr.WeeklyRate || math.IsNaN(opt.RBNPW) {
 		return Params{}, &RangeError{Name: "RB_NPW", Value: fmtFloat(opt.RBNPW), Min: "0", Max: fmtFloat(pr.WeeklyRate) + " (the weekly arrival rate of temporary users)"}
+	}
+	if pf := opt.Prefer; pf != nil {
+		if !(pf.Bias > 0) || math.IsInf(pf.Bias, 0) {
+			return Params{}, &RangeError{Name: "bias", Value: fmtFloat(pf.Bias), Min: "just above 0", Max: "any finite number"}
+		}
+		if pf.Users == nil && featureNames[pf.Feature] == "" {
+			return Params{}, fmt.Errorf("resample: unknown feature %d", pf.Feature)
+		}
+		pr.Prefer = pf.String()
+		for _, b := range p.Preferred(p.LongTerm, pf) {
+			if b {
+				pr.PreferredLongTerm++
+			}
+		}
+		for _, b := range p.Preferred(p.Temporary, pf) {
+			if b {
+				pr.PreferredTemporary++
+			}
+		}
 	}
 	if opt.RBNPW > 0 && len(p.Rare) == 0 {
 		return Params{}, ErrNoRare

@@ -3,7 +3,6 @@ package resample
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 
@@ -128,7 +127,8 @@ func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*
 	if opt.Feedback != nil {
 		fo = *opt.Feedback
 	}
-	g := &gen{p: p, pr: pr, rng: rand.New(rand.NewPCG(opt.Seed, opt.Stream)), once: true}
+	g := newGen(p, pr, opt.Options)
+	g.once = true
 	g.longTerm()
 	g.initialTemporary()
 	g.weekly()
