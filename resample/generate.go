@@ -145,12 +145,17 @@ func (g *gen) longTerm() {
 		if m == 0 {
 			continue
 		}
-		a := u.LastWeek - u.FirstWeek + 1
+		a, base := u.LastWeek-u.FirstWeek+1, u.FirstWeek
+		if g.pr.CyclePhase {
+			a, base = cycle, g.p.cal.week(g.p.Start)
+		}
 		w1 := g.rng.IntN(a)
 		for c := 0; c < m; c++ {
-			w0 := u.FirstWeek + (w1+c*(a/m))%a
+			w0 := base + (w1+c*(a/m))%a
 			if common >= 0 {
-				w0 = (common + c*(cycle/m)) % cycle
+				// Weeks of the cycle count from the period's first week
+				// (not 0, for a period that starts later, e.g. a segment).
+				w0 = g.p.cal.week(g.p.Start) + (common+c*(cycle/m))%cycle
 			}
 			shift := -w0
 			g.add(Copy{User: u.ID, Class: LongTerm, Slot: slot, Shift: shift, From: firstFrom(g.p, u, w0), u: u})

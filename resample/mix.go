@@ -91,11 +91,16 @@ type Mixed struct {
 	Copies  []Copy
 	CopyLog []int32
 	// Dropped counts jobs left out as wider than the machine, Clamped the
-	// jobs given the whole machine, OutOfRange the jobs whose move into
-	// the first log's weeks put them outside [0, Duration).
-	Dropped, Clamped, OutOfRange int
+	// jobs given the whole machine, BeforeStart the jobs that fell before
+	// time 0 (copies started in the middle of week 0, and jobs early in
+	// a log's week 0 that the move to the first log's week 0 puts before
+	// its time 0).
+	Dropped, Clamped, BeforeStart int
 	// Duration is the mixed workload's length, s.
 	Duration int64
+	// Seed and Stream are the options' (each log's stream is derived
+	// from them).
+	Seed, Stream uint64
 }
 
 // Mix resamples the users of several logs into one workload, the
@@ -142,7 +147,7 @@ func Mix(pools []*Pools, opt MixOptions) (*Mixed, error) {
 		return nil, &RangeError{Name: "duration", Value: strconv.FormatInt(d, 10) + " s",
 			Min: "1 week (604800 s)", Max: strconv.FormatInt(MaxDuration-Week, 10) + " s when mixing"}
 	}
-	m := &Mixed{Weights: ws, Procs: procs, Oversize: opt.Oversize, Duration: d}
+	m := &Mixed{Weights: ws, Procs: procs, Oversize: opt.Oversize, Duration: d, Seed: opt.Seed, Stream: opt.Stream}
 	type ref struct {
 		t          int64
 		log, index int32
@@ -161,10 +166,13 @@ func Mix(pools []*Pools, opt MixOptions) (*Mixed, error) {
 			return nil, fmt.Errorf("%s: %w", p.Trace.Name, err)
 		}
 		m.Parts = append(m.Parts, w)
+		m.BeforeStart += w.BeforeStart
 		for k := range w.Jobs {
 			t := p.cal.toOther(w.Jobs[k].Submit, pools[0].cal)
+			if t < 0 {
+				m.BeforeStart++
+			}
 			if t < 0 || t >= d {
-				m.OutOfRange++
 				continue
 			}
 			refs = append(refs, ref{t, int32(i), int32(k)})
@@ -320,11 +328,10 @@ func (m *Mixed) Trace(command string) *trace.Trace {
 		"field 16 (partition) is the job's log number (MixLog lines), field 12 numbers the user copies (UserCopy lines: ID USER CLASS SLOT SHIFT_WEEKS LOG), " +
 		"field 3 (wait time) and field 17 are -1")
 	h.Add(KeyVersion, "hpcwl "+version.String())
-	o := m.Parts[0].Params
-	h.Add(KeySeed, fmt.Sprintf("%d stream %d", o.Seed, o.Stream))
+	h.Add(KeySeed, fmt.Sprintf("%d stream %d", m.Seed, m.Stream))
 	p0 := m.Parts[0].Params
-	h.Add(KeyMixParams, fmt.Sprintf("duration=%d load=%s procs=%d oversize=%s dropped=%d clamped=%d out_of_range=%d",
-		m.Duration, fmtFloat(p0.LoadFactor/m.Weights[0]), m.Procs, m.Oversize, m.Dropped, m.Clamped, m.OutOfRange))
+	h.Add(KeyMixParams, fmt.Sprintf("duration=%d load=%s procs=%d oversize=%s dropped=%d clamped=%d before_start=%d",
+		m.Duration, fmtFloat(p0.LoadFactor/m.Weights[0]), m.Procs, m.Oversize, m.Dropped, m.Clamped, m.BeforeStart))
 	for i, w := range m.Parts {
 		t := w.Pools.Trace
 		h.Add(KeyMixLog, fmt.Sprintf("%d %s %s %s", i+1, fmtFloat(m.Weights[i]), strings.ReplaceAll(t.Name, " ", "_"), orDash(t.SHA256)))

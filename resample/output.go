@@ -78,6 +78,9 @@ func (w *Workload) paramsText() string {
 	if pr.AlignLongTerm {
 		b.WriteString(" align_long_term=true")
 	}
+	if pr.CyclePhase {
+		b.WriteString(" cycle_phase=true")
+	}
 	if pr.Prefer != "" {
 		fmt.Fprintf(&b, " prefer=%s preferred_long_term=%d preferred_temporary=%d", pr.Prefer, pr.PreferredLongTerm, pr.PreferredTemporary)
 	}

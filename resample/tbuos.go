@@ -2,6 +2,7 @@ package resample
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -116,6 +117,9 @@ func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*
 	pr, err := p.params(opt.Options)
 	if err != nil {
 		return nil, err
+	}
+	if pr.CyclePhase {
+		return nil, errors.New("resample: CyclePhase applies to open generation only: TBUOS regenerates a long-term user when its last job ends, so a copy must start inside its activity")
 	}
 	procs := opt.Procs
 	if procs <= 0 {
