@@ -222,10 +222,35 @@ The output log's header records the source's name and SHA-256, the hpcwl
 version, the seed and every parameter; field 12 numbers the user copies and
 one "UserCopy: ID USER CLASS SLOT SHIFT_WEEKS" header line per copy maps it
 back to the original user. The same seed gives the same log, byte for byte.
-A summary of the pools and parameters goes to stderr (stdout with --json).` + exitStatusHelp,
+A summary of the pools and parameters goes to stderr (stdout with --json).
+
+Several logs are mixed into one workload (Zakay's proposed mixing of
+traces): each log is resampled with --load times its share of the users
+(--weights, equal by default), every job is moved to the same week, weekday
+and time of day in the first log's calendar, and the jobs are merged. Logs of
+different machine sizes need a rule: --machine max (the largest) or --machine
+N, jobs wider than it dropped or clamped to it (--oversize). Field 16
+(partition) of every job is its log's number, named by "MixLog: K WEIGHT NAME
+SHA256" header lines; UserCopy lines gain the log number as a sixth field.
+
+--prefer biases the choice of users (selective resampling): by a feature of
+their sub-traces, FEATURE:high or FEATURE:low (runtime, jobs-per-week, procs,
+area, jobs: users above or below the median of their pool), or by one of
+Talby's user classes, class:LTLU|LTHU|STWE|STWD. A preferred user weighs
+--bias, the others 1, in the long-term slots, the initial temporary users
+and the weekly arrivals; the numbers of users are unchanged.
+
+--stationary cuts the log into segments of stationary weekly offered load
+(binary segmentation for changes in the mean; --list-segments shows them)
+and resamples from one (--segment, default the longest), long-term users
+keeping their relative timing (--align-long-term), so that --duration can
+make a long workload as stationary as the segment.` + exitStatusHelp,
 		Example: `  hpcwl resample builtin:KTH-SP2 --duration 5y --load 1.3 --seed 7 -o out.swf
   hpcwl resample SDSC-SP2-1998-4.2-cln.swf.gz --rare 374 --rb-npw 0.25 -o flurries.swf
-  hpcwl resample OSC-Clust-2000-3.1-cln.swf.gz --load 6 -o osc6.swf.gz --json`,
+  hpcwl resample OSC-Clust-2000-3.1-cln.swf.gz --load 6 -o osc6.swf.gz --json
+  hpcwl resample builtin:KTH-SP2 SDSC-SP2-1998-4.2-cln.swf.gz --machine max -o mix.swf
+  hpcwl resample builtin:KTH-SP2 --prefer runtime:high --bias 4 -o long-jobs.swf
+  hpcwl resample SDSC-SP2-1998-4.2-cln.swf.gz --stationary --duration 5y -o steady.swf`,
 		Args: minArgs(1, "one TRACE or more"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			if err := opts.extend.check(cmd, len(args)); err != nil {
