@@ -131,12 +131,16 @@ func shakeUnits(t *trace.Trace, u ShakeUnit) ([][]int32, error) {
 // without 0; a shift that would put a job before time 0 is made positive,
 // a runtime that would go below 0 becomes 0. The jobs are re-sorted by
 // submit time (stably) and keep their numbers; every other field is kept, so a
-// unit's inside is untouched. This is the "shaking at a higher level"
-// that Zakay proposes: small random changes to whole sessions or whole
-// user sub-traces, which unlike moving single jobs cannot reorder a
-// user's jobs (N. Zakay, Improved Realism and Representativeness of
-// Workloads to Improve Reliability of Performance Evaluations, PhD thesis,
-// Hebrew University, chapter 3, section 6, "proposed applications").
+// unit's inside is untouched. Shaking, small random perturbations of the
+// input followed by re-evaluation, is the method of D. Tsafrir, K.
+// Ouaknine and D. G. Feitelson (Reducing performance evaluation
+// sensitivity and variability by input shaking, MASCOTS 2007); moving
+// whole sessions or whole user sub-traces, which unlike moving single
+// jobs cannot reorder a user's jobs, is the "shaking at a higher level"
+// that Zakay proposes (N. Zakay, Improved Realism and Representativeness
+// of Workloads to Improve Reliability of Performance Evaluations, PhD
+// thesis, Hebrew University, chapter 3, section 6, "proposed
+// applications").
 // The second result lists the moves.
 func Shake(t *trace.Trace, opt ShakeOptions) (*trace.Trace, []ShakeMove, error) {
 	if err := opt.Validate(); err != nil {
