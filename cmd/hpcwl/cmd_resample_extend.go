@@ -61,6 +61,9 @@ func (f *extendFlags) check(cmd *cobra.Command, nlogs int) error {
 	if nlogs < 2 && f.mixing(cmd) {
 		return usagef("--weights, --machine and --oversize apply to mixing two logs or more")
 	}
+	if nlogs >= 2 && fl.Changed("rare") {
+		return usagef("--rare names a user of one log; with several logs use --detect-rare")
+	}
 	if nlogs >= 2 && len(f.weights) > 0 && len(f.weights) != nlogs {
 		return usagef("--weights has %d values for %d logs; give one per log", len(f.weights), nlogs)
 	}

@@ -108,6 +108,7 @@ func TestResampleExtendBadInput(t *testing.T) {
 		{"class with two logs", []string{"resample", "builtin:KTH-SP2", small, "--machine", "max", "--prefer", "class:LTHU"}, "prefer by a feature"},
 		{"segment alone", []string{"resample", "builtin:KTH-SP2", "--segment", "2"}, "apply with --stationary"},
 		{"segment too far", []string{"resample", "builtin:KTH-SP2", "--stationary", "--segment", "9"}, "the log has 1 segments"},
+		{"rare with two logs", []string{"resample", "builtin:KTH-SP2", small, "--machine", "max", "--rare", "3"}, "use --detect-rare"},
 		{"stationary mix", []string{"resample", "builtin:KTH-SP2", small, "--machine", "max", "--stationary"}, "resamples one log"},
 		{"min segment", []string{"resample", "builtin:KTH-SP2", "--stationary", "--min-segment", "2d"}, "at least 1w"},
 	}
