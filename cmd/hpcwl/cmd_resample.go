@@ -216,7 +216,10 @@ job keeps its day of week and time of day, and a user's jobs keep their order
 and the intervals between them. --load scales the number of users (never time
 or job sizes); --duration makes the workload any length. --rare and
 --detect-rare move flurries into a pool of rare behaviours, of which --rb-npw
-start per week on average in place of temporary users.
+start per week on average in place of temporary users; the summary lists the
+rare behaviours with their jobs, and UserCopy lines mark their copies (class
+rare). replicate leaves their jobs out of the metrics, as the thesis does; a
+simulation of the written log counts them.
 
 The output log's header records the source's name and SHA-256, the hpcwl
 version, the seed and every parameter; field 12 numbers the user copies and

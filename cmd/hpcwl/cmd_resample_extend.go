@@ -36,7 +36,7 @@ type extendFlags struct {
 
 func (f *extendFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.Float64SliceVar(&f.weights, "weights", nil, "mixing: each log's share of the users, one per log, e.g. 2,1 (default: equal)")
+	fl.Float64SliceVar(&f.weights, "weights", nil, "mixing: each log's share of the users, one per log, e.g. 2,1 (none: equal shares)")
 	fl.StringVar(&f.machine, "machine", "", "mixing logs of different machine sizes: max (the largest) or N processors")
 	fl.StringVar(&f.oversize, "oversize", "drop", "mixing: jobs wider than the machine are dropped or clamped to it (drop, clamp)")
 	fl.StringVar(&f.prefer, "prefer", "", "selective resampling: prefer users by FEATURE:high|low (runtime, jobs-per-week, procs, area, jobs) or class:LTLU|LTHU|STWE|STWD")

@@ -207,3 +207,18 @@ func TestShakeCommand(t *testing.T) {
 		}
 	}
 }
+
+// The summary lists the rare behaviours with their jobs.
+func TestResampleListsRare(t *testing.T) {
+	code, out, errOut := runCLI(t, "resample", "builtin:KTH-SP2", "--rare", "3", "--json", "-o", filepath.Join(t.TempDir(), "r.swf"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r resampleReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rare) != 1 || r.Rare[0].User != 3 || r.Rare[0].Jobs == 0 || r.Rare[0].Jobs != r.Pools.Classes["rare"].Jobs {
+		t.Errorf("rare %+v, pool %+v", r.Rare, r.Pools.Classes["rare"])
+	}
+}
