@@ -354,7 +354,7 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	}
 	var segs *segmentsReport
 	if opts.extend.stationary {
-		sp, rep, err := opts.extend.stationaryPools(p, stderr)
+		sp, rep, err := opts.extend.stationaryPools(p)
 		if err != nil {
 			return err
 		}

@@ -162,7 +162,7 @@ func (f *extendFlags) segmentOptions() (resample.SegmentOptions, error) {
 
 // stationaryPools cuts p's log into segments and returns the pools of the
 // chosen one, with the segments for the report.
-func (f *extendFlags) stationaryPools(p *resample.Pools, stderr io.Writer) (*resample.Pools, *segmentsReport, error) {
+func (f *extendFlags) stationaryPools(p *resample.Pools) (*resample.Pools, *segmentsReport, error) {
 	so, err := f.segmentOptions()
 	if err != nil {
 		return nil, nil, err
