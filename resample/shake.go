@@ -2,6 +2,7 @@ package resample
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -276,6 +277,9 @@ func ShakeRuns(ctx context.Context, t *trace.Trace, cfg ShakeConfig) (*ShakeResu
 	}
 	if err := cfg.Shake.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Scheduler == nil {
+		return nil, errors.New("resample: shaking runs need a scheduler")
 	}
 	units, err := shakeUnits(t, cfg.Shake.Unit)
 	if err != nil {
