@@ -3,6 +3,7 @@ package extswf
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -97,7 +98,40 @@ func TestFormatsAgree(t *testing.T) {
 			}
 		}
 	}
+	// Column by column against the analysis' own variables.
+	ss, _ := r.SessionRows()
+	clock := tr.Clock()
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	norm := float64(r.Logs[0].Procs) / 128
+	for i, s := range sessions {
+		x := ss[i].X
+		want := map[int]float64{0: float64(i + 1), 1: float64(start + ss[i].First), 2: x[sessionclass.D], 3: float64(ss[i].User),
+			5: x[sessionclass.Rm], 6: x[sessionclass.Ri], 7: x[sessionclass.Pm] * norm, 8: x[sessionclass.Pi] * norm,
+			9: x[sessionclass.Im], 10: x[sessionclass.Ii], 11: x[sessionclass.Tm], 12: x[sessionclass.Ti],
+			13: x[sessionclass.IsDay], 14: 100 * x[sessionclass.Day], 15: x[sessionclass.IsWork], 16: 100 * x[sessionclass.Work],
+			17: x[sessionclass.UR], 18: x[sessionclass.UP], 19: float64(clock.DayOfWeek(ss[i].First)), 20: float64(clock.HourOfDay(ss[i].First)),
+			21: float64(ss[i].Class), 23: 1}
+		for k, w := range want {
+			if !near(s[k], w) {
+				t.Fatalf("session %d column %d: %v, want %v", i+1, k+1, s[k], w)
+			}
+		}
+	}
+	us := r.UserRows()
+	for i, u := range users {
+		x := us[i].X
+		want := map[int]float64{0: float64(us[i].ID), 2: x[userclass.Days] * 86400, 7: x[userclass.Pm] * norm, 8: x[userclass.Pi] * norm,
+			9: x[userclass.Im], 12: x[userclass.Ti], 15: 100 * x[userclass.Day], 16: 100 * x[userclass.Work],
+			17: 100 * x[userclass.FracIWD], 21: 100 * x[userclass.FracBHD], 22: float64(us[i].Class), 23: 1}
+		for k, w := range want {
+			if !near(u[k], w) {
+				t.Fatalf("user %d column %d: %v, want %v", i+1, k+1, u[k], w)
+			}
+		}
+	}
 	sessionsOf, jobsOf := map[float64]int{}, map[float64]float64{}
+	firstSession := map[float64]float64{}
+	var gapsOf = map[float64][]float64{}
 	for _, s := range sessions {
 		if float64(perSession[s[0]]) != s[4] {
 			t.Fatalf("session %v names %d jobs in the job file, says %v", s[0], perSession[s[0]], s[4])
@@ -115,10 +149,20 @@ func TestFormatsAgree(t *testing.T) {
 		}
 		sessionsOf[s[3]]++
 		jobsOf[s[3]] += s[4]
+		if f, ok := firstSession[s[3]]; !ok || s[1] < f {
+			firstSession[s[3]] = s[1]
+		}
+		gapsOf[s[3]] = append(gapsOf[s[3]], s[1])
 	}
 	for _, u := range users {
 		if float64(sessionsOf[u[0]]) != u[3] || jobsOf[u[0]] != u[4] {
 			t.Fatalf("user %v: %v sessions and %v jobs, the session file gives %d and %v", u[0], u[3], u[4], sessionsOf[u[0]], jobsOf[u[0]])
+		}
+		if u[1] != firstSession[u[0]] {
+			t.Fatalf("user %v arrives at %v, his first session at %v", u[0], u[1], firstSession[u[0]])
+		}
+		if m, i := gaps(gapsOf[u[0]]); u[13] != m || u[14] != i {
+			t.Fatalf("user %v: sessions IA %v and %v, want %v and %v", u[0], u[13], u[14], m, i)
 		}
 		sum := 0.0
 		for k := 17; k <= 21; k++ {
