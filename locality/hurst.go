@@ -77,13 +77,18 @@ func Hurst(t *trace.Trace, opt HurstOptions) HurstResult {
 	if opt.Unit <= 0 {
 		opt.Unit = 3600
 	}
+	return HurstSeries(Arrivals(t, opt.Unit), opt)
+}
+
+// HurstSeries is [Hurst] on a series of counts per unit of time, such as
+// [Arrivals] returns (opt.Unit is not used). x is not modified.
+func HurstSeries(x []float64, opt HurstOptions) HurstResult {
 	if opt.Factor <= 1 {
 		opt.Factor = 1.2
 	}
 	if opt.MinBlocks <= 0 {
 		opt.MinBlocks = 10
 	}
-	x := Arrivals(t, opt.Unit)
 	r := HurstResult{H: math.NaN(), Series: len(x)}
 	if len(x) < 20 {
 		return r
