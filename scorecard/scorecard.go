@@ -28,6 +28,7 @@
 package scorecard
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -38,6 +39,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/locality"
 	"github.com/hpcwl/hpcwl/stats"
+	"github.com/hpcwl/hpcwl/summary"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -104,13 +106,29 @@ type Row struct {
 	Note string `json:"note,omitempty"`
 }
 
+// MarshalJSON writes the row with null for the numbers that could not be
+// measured (NaN).
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row
+	return json.Marshal(struct {
+		plain
+		Distance   summary.Float `json:"distance"`
+		Statistic  summary.Float `json:"statistic"`
+		CloseBound summary.Float `json:"close_bound"`
+		FarBound   summary.Float `json:"far_bound"`
+	}{plain(r), summary.Float(r.Distance), summary.Float(r.Statistic), summary.Float(r.CloseBound), summary.Float(r.FarBound)})
+}
+
 // Card is a scorecard: a candidate workload against a reference.
 type Card struct {
-	Reference string `json:"reference"`
-	Candidate string `json:"candidate"`
+	Reference string  `json:"reference"`
+	Candidate string  `json:"candidate"`
 	Alpha     float64 `json:"alpha"`
 	Subsample int     `json:"subsample"`
-	Rows      []Row   `json:"features"`
+	// Shuffles and Seed made the Hurst parameter's spread.
+	Shuffles int    `json:"hurst_shuffles"`
+	Seed     uint64 `json:"seed"`
+	Rows     []Row  `json:"features"`
 }
 
 // Count returns how many features have the verdict v.
@@ -154,7 +172,11 @@ func Compare(ref, cand *trace.Trace, opt Options) (*Card, error) {
 	if ref.Len() == 0 || cand.Len() == 0 {
 		return nil, fmt.Errorf("scorecard: a workload without jobs (%s: %d, %s: %d)", ref.Name, ref.Len(), cand.Name, cand.Len())
 	}
-	c := &Card{Reference: ref.Name, Candidate: cand.Name, Alpha: Alpha, Subsample: SubsampleSize}
+	if opt.Shuffles <= 0 {
+		opt.Shuffles = 30
+	}
+	c := &Card{Reference: ref.Name, Candidate: cand.Name, Alpha: Alpha, Subsample: SubsampleSize,
+		Shuffles: opt.Shuffles, Seed: opt.Seed}
 	for _, f := range jobFeatures {
 		c.Rows = append(c.Rows, distributionRow(f.name, f.unit, f.values(ref), f.values(cand)))
 	}
@@ -487,9 +509,6 @@ func hurstRow(ref, cand *trace.Trace, opt Options) Row {
 		unit = 3600
 	}
 	k := opt.Shuffles
-	if k <= 0 {
-		k = 30
-	}
 	xa, xb := locality.Arrivals(ref, unit), locality.Arrivals(cand, unit)
 	ha := locality.HurstSeries(xa, locality.HurstOptions{}).H
 	hb := locality.HurstSeries(xb, locality.HurstOptions{}).H

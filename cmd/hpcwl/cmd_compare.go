@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/locality"
+	"github.com/hpcwl/hpcwl/report"
 	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/scorecard"
 	"github.com/hpcwl/hpcwl/stats"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -28,6 +31,8 @@ type compareOptions struct {
 	users   string
 	pox     bool
 	json    bool
+	card    bool
+	seed    uint64
 }
 
 func newCompareCommand(stdout, _ io.Writer) *cobra.Command {
@@ -69,12 +74,28 @@ time 0 (a workload extended to several times the log's length, thesis
 chapter 3, section 6)
 and analyses each complete segment as a log of its own, its times counted
 from the segment's start: users are the copies with jobs in the segment, so
-a copy that spans two segments counts in both.` + exitStatusHelp,
+a copy that spans two segments counts in both.
+
+--scorecard prints instead the realism scorecard of RESAMPLED (or any
+candidate workload, such as a generated one) against ORIGINAL: for each
+feature (runtime, size, inter-arrival and requested time distributions; jobs
+and sessions per user and session length; daily and weekly cycles; offered
+load; Hurst parameter) a distance and a verdict, close, differs or far.
+Close: within sampling error at the workloads' sizes (5% tests: two-sample
+Kolmogorov-Smirnov, chi-square of homogeneity of the cycles, Welch's t on
+weekly loads, the Hurst estimator's spread over --seed shuffles of the
+hourly arrivals). Far: a 5% test on 500 jobs would see it (Lublin and
+Feitelson's sub-samples), the load lies outside 95% of the reference's
+weeks, or the Hurst parameter is further off than independent arrivals'.
+The columns "close if <=" and "far if >" give both bounds of each row.` + exitStatusHelp,
 		Example: `  hpcwl resample builtin:KTH-SP2 --seed 3 -o kth-r.swf
   hpcwl compare builtin:KTH-SP2 kth-r.swf
   hpcwl compare builtin:KTH-SP2 kth-r.swf --json --pox > pox.json
   hpcwl resample builtin:KTH-SP2 --duration 245w -o kth5.swf
-  hpcwl compare builtin:KTH-SP2 kth5.swf --segment 49w`,
+  hpcwl compare builtin:KTH-SP2 kth5.swf --segment 49w
+  hpcwl compare builtin:KTH-SP2 kth-r.swf --scorecard
+  hpcwl generate lublin --procs 100 --count 20000 --seed 1 -o lublin.swf
+  hpcwl compare builtin:KTH-SP2 lublin.swf --scorecard --json > card.json`,
 		Args: exactArgs(2, "ORIGINAL and RESAMPLED"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
 			return runCompare(cmd.Context(), opts, args[0], args[1], stdout)
@@ -88,6 +109,8 @@ a copy that spans two segments counts in both.` + exitStatusHelp,
 	f.StringVar(&opts.segment, "segment", "", "also compare each complete segment of this length of RESAMPLED (e.g. 52w)")
 	f.BoolVar(&opts.pox, "pox", false, "with --json, include the pox plot points")
 	f.BoolVar(&opts.json, "json", false, "print the comparison as JSON")
+	f.BoolVar(&opts.card, "scorecard", false, "print the realism scorecard: per-feature distance and verdict (close, differs, far)")
+	f.Uint64Var(&opts.seed, "seed", 1, "--scorecard: seed of the shuffles that give the Hurst parameter's spread")
 	return cmd
 }
 
@@ -180,6 +203,12 @@ func runCompare(ctx context.Context, opts compareOptions, orig, res string, stdo
 		if seg, err = parseSpan(opts.segment); err != nil || seg <= 0 {
 			return usagef("--segment: %v", orPositive(err, opts.segment))
 		}
+	}
+	if opts.card {
+		if seg > 0 || opts.pox {
+			return usagef("--scorecard does not take --segment or --pox")
+		}
+		return runScorecard(ctx, opts, unit, orig, res, stdout)
 	}
 	ao := analysisOptions{unit: unit}
 	switch opts.blocks {
@@ -367,4 +396,92 @@ func userValue(k string) func(float64) string {
 		return func(x float64) string { return strconv.FormatFloat(x/3600, 'f', 1, 64) }
 	}
 	return func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+}
+
+// scorecardReport is the JSON form of `hpcwl compare --scorecard`.
+type scorecardReport struct {
+	Version string          `json:"hpcwl_version"`
+	Inputs  []inputRecord   `json:"inputs"`
+	Card    *scorecard.Card `json:"scorecard"`
+}
+
+func runScorecard(ctx context.Context, opts compareOptions, unit int64, ref, cand string, stdout io.Writer) error {
+	a, err := loadAnyTrace(ref)
+	if err != nil {
+		return err
+	}
+	b, err := loadAnyTrace(cand)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	card, err := scorecard.Compare(a, b, scorecard.Options{HurstUnit: unit, Seed: opts.seed})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(stdout, scorecardReport{Version: version.String(), Inputs: runInputs, Card: card})
+	}
+	return printScorecard(stdout, card)
+}
+
+// scorecardTable lays the scorecard out as a table, one row per feature.
+func scorecardTable(c *scorecard.Card) report.Table {
+	t := report.Table{Header: []string{"feature", "reference", "candidate", "n", "distance", "statistic", "close if <=", "far if >", "verdict", "note"}}
+	num := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return strconv.FormatFloat(x, 'f', 4, 64)
+	}
+	for _, r := range c.Rows {
+		dist := "-"
+		if !math.IsNaN(r.Distance) {
+			switch r.Kind {
+			case scorecard.Distribution:
+				dist = "D " + num(r.Distance)
+			case scorecard.Cycle:
+				dist = "TV " + num(r.Distance)
+			default:
+				dist = fmt.Sprintf("%+.1f%%", 100*r.Distance)
+			}
+		}
+		stat := "-"
+		if !math.IsNaN(r.Statistic) {
+			stat = r.Test + " " + num(r.Statistic)
+		}
+		t.Rows = append(t.Rows, []string{r.Feature, orDash(r.Reference), orDash(r.Candidate), fmt.Sprintf("%d / %d", r.N[0], r.N[1]),
+			dist, stat, num(r.CloseBound), num(r.FarBound), string(r.Verdict), r.Note})
+	}
+	return t
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// scorecardSummary is one sentence: the workloads and the verdict counts.
+func scorecardSummary(c *scorecard.Card) string {
+	return fmt.Sprintf("%s against the reference %s: %d close, %d differ, %d far, %d not measured. Close: within sampling error at the workloads' sizes (tests at %g%%); far: a difference a %g%% test on %d jobs would see, a load outside 95%% of the reference's weeks, or a Hurst parameter further off than independent arrivals'.",
+		c.Candidate, c.Reference, c.Count(scorecard.Close), c.Count(scorecard.Differs), c.Count(scorecard.Far), c.Count(scorecard.NA),
+		100*c.Alpha, 100*c.Alpha, c.Subsample)
+}
+
+func printScorecard(w io.Writer, c *scorecard.Card) error {
+	t := scorecardTable(c)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(t.Header, "\t"))
+	for _, r := range t.Rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", scorecardSummary(c))
+	return err
 }

@@ -106,3 +106,49 @@ func TestCompareSegments(t *testing.T) {
 		t.Errorf("segment longer than the workload: exit %d, %q", code, errOut)
 	}
 }
+
+// TestCompareScorecard scores the built-in log against itself (every
+// feature close) and against a generated Lublin log (no user IDs nor
+// requested times: those features n/a; the runtime distribution far).
+func TestCompareScorecard(t *testing.T) {
+	code, out, errOut := runCLI(t, "compare", "builtin:KTH-SP2", "builtin:KTH-SP2", "--scorecard")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "11 close, 0 differ, 0 far, 0 not measured") {
+		t.Errorf("the log against itself:\n%s", out)
+	}
+	f := filepath.Join(t.TempDir(), "l.swf")
+	if code, _, errOut := runCLI(t, "generate", "lublin", "--procs", "100", "--count", "5000", "--seed", "1", "-o", f); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--scorecard", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Inputs []inputRecord `json:"inputs"`
+		Card   struct {
+			Features []struct {
+				Feature, Verdict string
+				Distance         *float64
+			}
+		} `json:"scorecard"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range r.Card.Features {
+		got[f.Feature] = f.Verdict
+		if (f.Verdict == "n/a") != (f.Distance == nil) {
+			t.Errorf("%s: %s with distance %v", f.Feature, f.Verdict, f.Distance)
+		}
+	}
+	if got["runtime"] != "far" || got["jobs per user"] != "n/a" || got["requested time"] != "n/a" || len(r.Inputs) != 2 {
+		t.Errorf("verdicts %v, inputs %v", got, r.Inputs)
+	}
+	if code, _, errOut := runCLI(t, "compare", "builtin:KTH-SP2", f, "--scorecard", "--segment", "1w"); code != 2 || !strings.Contains(errOut, "--scorecard") {
+		t.Errorf("--scorecard --segment: exit %d, %q", code, errOut)
+	}
+}
