@@ -11,6 +11,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/figure"
+	"github.com/hpcwl/hpcwl/locality"
 	"github.com/hpcwl/hpcwl/replicate"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sched"
@@ -143,6 +144,17 @@ func TestKinds(t *testing.T) {
 		}, []string{"simulated time (days)", "jobs waiting"}, []string{"easy", "fcfs"}},
 		{"gantt", func() (*figure.Figure, error) { return figure.Gantt(easyKTH(t), 30*86400, 86400) },
 			[]string{"simulated time (days)", "processor"}, nil},
+		{"waits", func() (*figure.Figure, error) {
+			fcfs, _, err := sim.Simulate(context.Background(), tr, sched.NewFCFS(), sim.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return figure.Waits(easyKTH(t), figure.Schedule{Name: "fcfs", Result: fcfs})
+		}, []string{"wait (s), log scale", "fraction of jobs", "CDF of simulated wait (s)"}, []string{"easy", "fcfs"}},
+		{"pox", func() (*figure.Figure, error) {
+			return figure.Pox(tr.Name, "hours", locality.Hurst(tr, locality.HurstOptions{}))
+		}, []string{"block size n (hours), log scale", "R/S, log scale", "pox plot of arrivals, H = 0.700"},
+			[]string{"builtin:KTH-SP2 (one point per block)", "least squares, slope H = 0.700", "slope 1/2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -289,5 +301,27 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := figure.Gantt(easyKTH(t), 0, 400*86400); err == nil || !strings.Contains(err.Error(), "shorter window") {
 		t.Errorf("Gantt of a whole log: %v", err)
+	}
+}
+
+// TestPox checks that the pox plot draws one mark per point of the
+// analysis and refuses an analysis without a slope.
+func TestPox(t *testing.T) {
+	tr := loadKTH(t)
+	h := locality.Hurst(tr, locality.HurstOptions{})
+	f, err := figure.Pox(tr.Name, "hours", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(render(t, f, figure.SVG))
+	// gonum draws a cross glyph as two strokes, each a path of one "M" and
+	// one "L"; the legend adds one cross.
+	marks := strings.Count(svg, "<path d=\"M") // every drawn path
+	if want := 2 * (len(h.Points) + 1); marks < want || marks > want+100 { // + frame, ticks, lines and grid
+		t.Errorf("%d paths for %d points", marks, len(h.Points))
+	}
+	short := &trace.Trace{Name: "short", Jobs: tr.Jobs[:10]}
+	if _, err := figure.Pox("short", "hours", locality.Hurst(short, locality.HurstOptions{})); err == nil || !strings.Contains(err.Error(), "too short") {
+		t.Errorf("a series of a few hours: %v", err)
 	}
 }

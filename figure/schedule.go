@@ -292,3 +292,36 @@ func (g *ganttBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	}
 	return
 }
+
+// Waits draws the empirical CDF of the simulated waits of each schedule,
+// one line per schedule, on a logarithmic x axis (waits below 1 s drawn at
+// 1 s), as CDF draws a log's recorded waits. Jobs that never started are
+// left out. It fails for a schedule without a started job.
+func Waits(runs ...Schedule) (*Figure, error) {
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("figure: waits need at least one schedule")
+	}
+	p := newPlot("CDF of simulated wait (s)", "wait (s), log scale", "fraction of jobs")
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.YOffs = vg.Centimeter
+	f := &Figure{Plot: p}
+	for i, r := range runs {
+		xs := make([]float64, 0, len(r.Result.Jobs))
+		for k := range r.Result.Jobs {
+			if o := &r.Result.Jobs[k]; o.Start >= 0 {
+				xs = append(xs, float64(o.Wait()))
+			}
+		}
+		if len(xs) == 0 {
+			return nil, fmt.Errorf("figure: schedule %s: no job started", r.Name)
+		}
+		if _, err := f.addStepLine(ecdf(xs), i, 1.5, r.Name); err != nil {
+			return nil, err
+		}
+	}
+	p.Add(plotter.NewGrid())
+	return f, nil
+}
