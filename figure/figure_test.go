@@ -316,7 +316,7 @@ func TestPox(t *testing.T) {
 	svg := string(render(t, f, figure.SVG))
 	// gonum draws a cross glyph as two strokes, each a path of one "M" and
 	// one "L"; the legend adds one cross.
-	marks := strings.Count(svg, "<path d=\"M") // every drawn path
+	marks := strings.Count(svg, "<path d=\"M")                             // every drawn path
 	if want := 2 * (len(h.Points) + 1); marks < want || marks > want+100 { // + frame, ticks, lines and grid
 		t.Errorf("%d paths for %d points", marks, len(h.Points))
 	}
