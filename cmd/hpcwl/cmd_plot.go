@@ -12,6 +12,7 @@ import (
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/figure"
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/locality"
 	"github.com/hpcwl/hpcwl/replicate"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/sched"
@@ -40,6 +41,7 @@ var plotKinds = []plotKind{
 	{"gantt", "Gantt chart of a window of a simulated schedule (--start, --window)", false},
 	{"curves", "submission and termination curves, rigid vs feedback replay (--speed, --users)", false},
 	{"replications", "histogram of a metric across resampled variants, original marked (--metric, --variants)", false},
+	{"pox", "pox plot: R/S of blocks of the arrivals per --unit, log-log, with the fitted slope H (--hurst-blocks)", false},
 }
 
 func plotKindNames() []string {
@@ -65,6 +67,8 @@ type plotOptions struct {
 	variants  int
 	bins      int
 	oversize  string
+	unit      string
+	blocks    string
 }
 
 func newPlotCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -84,7 +88,8 @@ take one log and simulate it: utilization and queue under each of the
 comma-separated --scheduler (default easy), gantt under the first, curves by a
 rigid and a feedback replay after the change --speed (as hpcwl evaluate, whose
 default is halving the node speed), replications over --variants resampled
-variants (as hpcwl replicate, conventional replay).
+variants (as hpcwl replicate, conventional replay); pox is the rescaled-range
+analysis of the arrivals that hpcwl compare reports (Hurst parameter H).
 
 The same inputs give a byte-identical file. An SVG records the hpcwl version,
 the command line and each input's SHA-256 in its <desc> element, a PNG in a
@@ -94,7 +99,8 @@ text chunk; a PDF records none.` + exitStatusHelp,
   hpcwl plot utilization builtin:KTH-SP2 --scheduler fcfs,easy --step 1w -o kth-util.svg
   hpcwl plot gantt builtin:KTH-SP2 --start 30d --window 1d -o kth-gantt.pdf
   hpcwl plot curves builtin:KTH-SP2 -o kth-perf2-curves.svg
-  hpcwl plot replications builtin:KTH-SP2 --metric wait --variants 8 -o kth-wait.svg`,
+  hpcwl plot replications builtin:KTH-SP2 --metric wait --variants 8 -o kth-wait.svg
+  hpcwl plot pox builtin:KTH-SP2 -o kth-pox.svg`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 {
 				return usagef("plot expects KIND and at least one TRACE, got %d argument(s); kinds: %s",
@@ -120,6 +126,8 @@ text chunk; a PDF records none.` + exitStatusHelp,
 	f.IntVar(&opts.variants, "variants", 20, "replications: number of resampled variants")
 	f.IntVar(&opts.bins, "bins", 0, "replications: histogram bins (default: the square root of the variants, at least 5)")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop, error, clamp")
+	f.StringVar(&opts.unit, "unit", "1h", "pox: base time unit of the arrival series")
+	f.StringVar(&opts.blocks, "hurst-blocks", "even", "pox: even (10 blocks of every size) or all (every non-overlapping block), as hpcwl compare")
 	positiveFlags(cmd, "bins")
 	return cmd
 }
@@ -238,6 +246,8 @@ func drawPlot(ctx context.Context, kind string, opts plotOptions, logs []*trace.
 		return plotCurves(ctx, t, opts)
 	case "replications":
 		return plotReplications(ctx, t, opts)
+	case "pox":
+		return plotPox(t, opts)
 	}
 	return nil, usagef("unknown figure kind %q; valid: %s", kind, strings.Join(plotKindNames(), ", "))
 }
@@ -346,4 +356,26 @@ func plotReplications(ctx context.Context, t *trace.Trace, opts plotOptions) (*f
 		return nil, generatorError(err)
 	}
 	return figure.Replications(r, opts.metric, opts.bins)
+}
+
+// plotPox draws the pox plot of t's arrivals per --unit.
+func plotPox(t *trace.Trace, opts plotOptions) (*figure.Figure, error) {
+	unit, err := parseSpan(opts.unit)
+	if err != nil || unit <= 0 {
+		return nil, usagef("--unit: %v", orPositive(err, opts.unit))
+	}
+	ho := locality.HurstOptions{Unit: unit}
+	switch opts.blocks {
+	case "all":
+		ho.AllBlocks = true
+	case "even":
+	default:
+		return nil, usagef("unknown --hurst-blocks %q; valid: even, all", opts.blocks)
+	}
+	label := "units of " + opts.unit
+	if unit == 3600 {
+		label = "hours"
+	}
+	t.SortBySubmit()
+	return figure.Pox(t.Name, label, locality.Hurst(t, ho))
 }

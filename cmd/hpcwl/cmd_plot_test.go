@@ -60,6 +60,7 @@ func TestPlotKinds(t *testing.T) {
 		{[]string{"gantt", "--start", "30d", "--window", "12h"}, []string{"processor", "simulated time (days)"}},
 		{[]string{"curves"}, []string{"submitted, rigid (recorded)", "submitted, feedback", "ended, rigid", "ended, feedback"}},
 		{[]string{"replications", "--variants", "4", "--metric", "utilization"}, []string{"utilization across 4 variants"}},
+		{[]string{"pox"}, []string{"pox plot of arrivals, H = 0.700", "block size n (hours), log scale", "least squares, slope H = 0.700"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
@@ -126,7 +127,9 @@ func TestPlotErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"plot", "pie", "builtin:KTH-SP2", "-o", out}, 2, "valid: runtime, size, interarrival, wait, daily, weekly, utilization, queue, gantt, curves, replications"},
+		{[]string{"plot", "pie", "builtin:KTH-SP2", "-o", out}, 2, "valid: runtime, size, interarrival, wait, daily, weekly, utilization, queue, gantt, curves, replications, pox"},
+		{[]string{"plot", "pox", "builtin:KTH-SP2", "--unit", "0", "-o", out}, 2, "--unit"},
+		{[]string{"plot", "pox", "builtin:KTH-SP2", "--hurst-blocks", "some", "-o", out}, 2, "valid: even, all"},
 		{[]string{"plot", "runtime"}, 2, "kinds: runtime, size"},
 		{[]string{"plot", "runtime", "builtin:KTH-SP2"}, 2, "needs -o FILE"},
 		{[]string{"plot", "runtime", "builtin:KTH-SP2", "-o", filepath.Join(dir, "f.jpg")}, 2, "use .svg, .png or .pdf"},
