@@ -4,15 +4,22 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hpcwl/hpcwl/bursty"
 	"github.com/hpcwl/hpcwl/figure"
+	"github.com/hpcwl/hpcwl/locality"
+	"github.com/hpcwl/hpcwl/metrics"
 	"github.com/hpcwl/hpcwl/report"
 	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/scorecard"
+	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/summary"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -24,18 +31,33 @@ type reportOptions struct {
 	trace     traceFlags
 	out       string
 	scheduler string
+	vs        string
 	oversize  string
+	seed      uint64
 }
 
 func newReportCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts reportOptions
 	cmd := &cobra.Command{
-		Use:   "report TRACE -o FILE",
+		Use:   "report TRACE [OTHER] -o FILE",
 		Short: "Write a report on a log: its characterization and figures, as HTML or Markdown",
 		Long: `Report writes one page on a log: what hpcwl info prints, as tables; the
 CDFs of runtime, size, inter-arrival time and wait; the daily and weekly cycles
-of arrivals; and the utilization and queue length over time of the log replayed
-under --scheduler (default easy; "none" leaves the simulation out).
+of arrivals; the pox plot of the arrivals; and the utilization and queue
+length over time of the log replayed under --scheduler (default easy; "none"
+leaves the simulation out).
+
+With a second workload OTHER (a resampled variant, a generated log, another
+log), the page adds a comparison: the realism scorecard of OTHER against
+TRACE (hpcwl compare --scorecard: per-feature distance and verdict, close,
+differs or far, with the bounds of each) and the CDFs and cycles of both
+drawn together.
+
+With --vs fcfs,easy,conservative the simulated section replays the log under
+each scheduler instead: a table of the mean wait, slowdown and bounded
+slowdown with their batch-means 95% confidence intervals (as hpcwl simulate
+prints them), the CDF of the simulated waits of every scheduler, and the
+utilization and queue length of all of them together.
 
 The format comes from the extension of -o: .html (or .htm) gives one
 self-contained HTML page, the figures inline as SVG, nothing fetched from the
@@ -44,17 +66,30 @@ source is an SVG data URI. The page ends with its provenance (version,
 command line, input SHA-256), which each figure's <desc> repeats.` + exitStatusHelp,
 		Example: `  hpcwl report builtin:KTH-SP2 -o kth-report.html
   hpcwl report builtin:KTH-SP2 -o kth-report.md
-  hpcwl report builtin:KTH-SP2 --scheduler none -o kth-log-only.html`,
-		Args: exactArgs(1, "one TRACE"),
+  hpcwl report builtin:KTH-SP2 --scheduler none -o kth-log-only.html
+  hpcwl resample builtin:KTH-SP2 --seed 3 -o kth-r.swf
+  hpcwl report builtin:KTH-SP2 kth-r.swf -o kth-vs-resampled.html
+  hpcwl report builtin:KTH-SP2 --vs fcfs,easy,conservative -o kth-schedulers.md`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("report expects TRACE and at most one OTHER workload, got %d argument(s)", len(args))
+			}
+			return nil
+		},
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runReport(cmd.Context(), opts, args[0], stdout, stderr)
+			if cmd.Flags().Changed("scheduler") && cmd.Flags().Changed("vs") {
+				return usagef("give --scheduler or --vs, not both")
+			}
+			return runReport(cmd.Context(), opts, args, stdout, stderr)
 		}),
 	}
 	opts.trace.add(cmd)
 	f := cmd.Flags()
 	f.StringVarP(&opts.out, "output", "o", "", "write the report to `FILE` (.html, .htm or .md; required)")
 	f.StringVar(&opts.scheduler, "scheduler", "easy", "scheduler of the simulated section, or none: "+strings.Join(sched.Names(), ", "))
+	f.StringVar(&opts.vs, "vs", "", "replay the log under each of these comma-separated schedulers and compare them (e.g. fcfs,easy,conservative)")
 	f.StringVar(&opts.oversize, "oversize", "drop", "jobs wider than the machine: drop, error, clamp")
+	f.Uint64Var(&opts.seed, "seed", 1, "seed of the scorecard's shuffles (with OTHER), as hpcwl compare --scorecard --seed")
 	return cmd
 }
 
@@ -69,7 +104,7 @@ func reportFormat(name string) (string, error) {
 	return "", usagef("cannot tell the report format of %q from its extension; use .html or .md", name)
 }
 
-func runReport(ctx context.Context, opts reportOptions, name string, stdout, stderr io.Writer) error {
+func runReport(ctx context.Context, opts reportOptions, names []string, stdout, stderr io.Writer) error {
 	if opts.out == "" {
 		return usagef("report needs -o FILE (.html or .md)")
 	}
@@ -77,23 +112,48 @@ func runReport(ctx context.Context, opts reportOptions, name string, stdout, std
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs([]string{name}, output{"-o", opts.out}); err != nil {
+	if err := checkOutputs(names, output{"-o", opts.out}); err != nil {
 		return err
 	}
-	t, err := opts.trace.load(name)
-	if err != nil {
-		return err
+	var vs []string
+	if opts.vs != "" {
+		for _, n := range strings.Split(opts.vs, ",") {
+			n = strings.TrimSpace(n)
+			if n == "" || strings.EqualFold(n, "none") {
+				return usagef("--vs %q: give scheduler names separated by commas, e.g. fcfs,easy,conservative", opts.vs)
+			}
+			vs = append(vs, n)
+		}
 	}
-	if t.Len() == 0 {
-		return fmt.Errorf("%s: the log holds no jobs", name)
+	logs := make([]*trace.Trace, len(names))
+	for i, name := range names {
+		t, err := opts.trace.load(name)
+		if err != nil {
+			return err
+		}
+		if t.Len() == 0 {
+			return fmt.Errorf("%s: the log holds no jobs", name)
+		}
+		logs[i] = t
 	}
+	t := logs[0]
 	s := summary.Of(t)
 	if s.HeaderGaps.Any() {
-		fmt.Fprintf(stderr, "warning: %s: %s; loads use the %s\n", name, s.HeaderGaps.String(), s.LoadPeriod)
+		fmt.Fprintf(stderr, "warning: %s: %s; loads use the %s\n", names[0], s.HeaderGaps.String(), s.LoadPeriod)
 	}
-	r, err := logReport(ctx, t, s, opts)
+	r, err := logReport(ctx, t, s, opts, vs)
 	if err != nil {
 		return err
+	}
+	if len(logs) > 1 {
+		sec, err := comparisonSection(t, logs[1], opts.seed)
+		if err != nil {
+			return err
+		}
+		// The comparison follows the log's own figures, before the
+		// simulated schedules.
+		at := min(len(r.Sections), 4)
+		r.Sections = append(r.Sections[:at], append([]report.Section{sec}, r.Sections[at:]...)...)
 	}
 	return writeOutput(opts.out, stdout, func(w io.Writer) error {
 		if format == "md" {
@@ -103,8 +163,10 @@ func runReport(ctx context.Context, opts reportOptions, name string, stdout, std
 	})
 }
 
-// logReport gathers the sections of the report on t.
-func logReport(ctx context.Context, t *trace.Trace, s *summary.Summary, opts reportOptions) (*report.Report, error) {
+// logReport gathers the sections of the report on t: characterization,
+// distributions, cycles, self-similarity, then the simulated schedule
+// (under opts.scheduler) or the schedulers compared (vs).
+func logReport(ctx context.Context, t *trace.Trace, s *summary.Summary, opts reportOptions, vs []string) (*report.Report, error) {
 	r := &report.Report{Title: "Workload log " + t.Name, Provenance: figureProvenance()}
 	r.Sections = append(r.Sections, report.Section{Heading: "Characterization",
 		Text: "What hpcwl info prints; times in seconds.", Tables: infoTables(infoLines(s, bursty.Summarize(t)))})
@@ -124,7 +186,26 @@ func logReport(ctx context.Context, t *trace.Trace, s *summary.Summary, opts rep
 		}
 		cycles.Figures = append(cycles.Figures, report.Figure{ID: c.String(), Caption: "Fraction of jobs submitted per hour, " + c.String() + " cycle, local time", Figure: f})
 	}
-	r.Sections = append(r.Sections, dists, cycles)
+	self := report.Section{Heading: "Self-similarity"}
+	if h := locality.Hurst(t, locality.HurstOptions{}); !math.IsNaN(h.H) {
+		f, err := figure.Pox(t.Name, "hours", h)
+		if err != nil {
+			return nil, err
+		}
+		self.Text = fmt.Sprintf("Rescaled range of the jobs submitted per hour (hpcwl compare's Hurst parameter): H = %.3f; 0.5 for independent arrivals, above it for bursts that persist over many scales.", h.H)
+		self.Figures = append(self.Figures, report.Figure{ID: "pox", Caption: "Pox plot of the arrivals per hour: R/S of every block against its size, with the least-squares line of slope H", Figure: f})
+	} else {
+		self.Text = "The log is too short for a rescaled-range analysis of its hourly arrivals."
+	}
+	r.Sections = append(r.Sections, dists, cycles, self)
+	if len(vs) > 0 {
+		sec, err := schedulersSection(ctx, t, vs, opts)
+		if err != nil {
+			return nil, err
+		}
+		r.Sections = append(r.Sections, sec)
+		return r, nil
+	}
 	if strings.EqualFold(opts.scheduler, "none") {
 		return r, nil
 	}
@@ -143,6 +224,102 @@ func logReport(ctx context.Context, t *trace.Trace, s *summary.Summary, opts rep
 	}
 	r.Sections = append(r.Sections, simSec)
 	return r, nil
+}
+
+// comparisonSection scores other against t (the realism scorecard) and
+// draws the distributions and cycles of both together.
+func comparisonSection(t, other *trace.Trace, seed uint64) (report.Section, error) {
+	card, err := scorecard.Compare(t, other, scorecard.Options{Seed: seed})
+	if err != nil {
+		return report.Section{}, err
+	}
+	sec := report.Section{Heading: "Comparison with " + other.Name,
+		Text:   "Realism scorecard (hpcwl compare --scorecard): " + scorecardSummary(card),
+		Tables: []report.Table{scorecardTable(card)}}
+	for _, v := range []figure.Variable{figure.Runtime, figure.Size, figure.InterArrival} {
+		f, err := figure.CDF(v, t, other)
+		if err != nil {
+			return report.Section{}, err
+		}
+		sec.Figures = append(sec.Figures, report.Figure{ID: "compare-" + v.String(),
+			Caption: "CDF of " + v.String() + ": " + t.Name + " and " + other.Name, Figure: f})
+	}
+	for _, c := range []figure.Cycle{figure.Daily, figure.Weekly} {
+		f, err := figure.Arrivals(c, t, other)
+		if err != nil {
+			return report.Section{}, err
+		}
+		sec.Figures = append(sec.Figures, report.Figure{ID: "compare-" + c.String(),
+			Caption: c.String() + " cycle of arrivals: " + t.Name + " and " + other.Name, Figure: f})
+	}
+	return sec, nil
+}
+
+// reportCILevel is the level of the schedulers' confidence intervals, the
+// default of hpcwl simulate --ci-level.
+const reportCILevel = 0.95
+
+// schedulersSection replays t under each scheduler (in parallel) and
+// compares their metrics and waits.
+func schedulersSection(ctx context.Context, t *trace.Trace, names []string, opts reportOptions) (report.Section, error) {
+	results := make([]*sim.Result, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() {
+			results[i], errs[i] = plotSimulate(ctx, t, name, plotOptions{oversize: opts.oversize})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return report.Section{}, err
+		}
+	}
+	tab := report.Table{Header: []string{"scheduler", "jobs", "mean wait", "95% CI", "median wait",
+		"mean slowdown", "95% CI", "mean bounded slowdown (10 s)", "95% CI", "utilization", "backfilled"}}
+	runs := make([]figure.Schedule, len(names))
+	for i, name := range names {
+		runs[i] = figure.Schedule{Name: name, Result: results[i]}
+		m, err := metrics.Compute(results[i], metrics.Options{CILevel: reportCILevel, Clock: t.Clock(), NoGroups: true})
+		if err != nil {
+			return report.Section{}, err
+		}
+		ci := func(iv *metrics.Interval, f func(float64) string) string {
+			switch {
+			case m.CI == nil:
+				return "-"
+			case iv.Note != "":
+				return "n/a (run too short)"
+			}
+			return f(iv.Low) + " .. " + f(iv.High)
+		}
+		num := func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+		var cw, cs, cb *metrics.Interval
+		if m.CI != nil {
+			cw, cs, cb = &m.CI.Wait, &m.CI.Slowdown, &m.CI.BoundedSlowdown
+		}
+		tab.Rows = append(tab.Rows, []string{name, strconv.Itoa(m.Jobs), durationText(m.Wait.Mean), ci(cw, durationText),
+			durationText(m.Wait.Median), num(m.Slowdown.Mean), ci(cs, num), num(m.BoundedSlowdown.Mean), ci(cb, num),
+			fmt.Sprintf("%.1f%%", 100*m.Utilization), fmt.Sprintf("%.1f%%", 100*m.Backfilled)})
+	}
+	sec := report.Section{Heading: "Schedulers compared",
+		Text: fmt.Sprintf("The log replayed under %s on %d processors (hpcwl simulate %s --scheduler NAME); the 95%% confidence intervals of the means are by batch means over the jobs in arrival order, as hpcwl simulate prints them.",
+			strings.Join(names, ", "), results[0].Procs, t.Name),
+		Tables: []report.Table{tab}}
+	f, err := figure.Waits(runs...)
+	if err != nil {
+		return report.Section{}, err
+	}
+	sec.Figures = append(sec.Figures, report.Figure{ID: "wait-schedulers", Caption: "CDF of the simulated waits under " + strings.Join(names, ", "), Figure: f})
+	for _, m := range []figure.Measure{figure.Utilization, figure.QueueLength} {
+		f, err := figure.Over(m, 0, runs...)
+		if err != nil {
+			return report.Section{}, err
+		}
+		sec.Figures = append(sec.Figures, report.Figure{ID: m.String(), Caption: m.String() + " over time under " + strings.Join(names, ", "), Figure: f})
+	}
+	return sec, nil
 }
 
 // infoTables turns the lines of hpcwl info into tables: one per block of
