@@ -15,7 +15,7 @@ import (
 // provenance, and that the same command writes the same bytes.
 func TestReport(t *testing.T) {
 	dir := t.TempDir()
-	figures := []string{"runtime", "size", "interarrival", "wait", "daily", "weekly", "utilization", "queue"}
+	figures := []string{"runtime", "size", "interarrival", "wait", "daily", "weekly", "pox", "utilization", "queue"}
 	for _, ext := range []string{".html", ".md"} {
 		out := filepath.Join(dir, "r"+ext)
 		if code, _, errOut := runCLI(t, "report", "builtin:KTH-SP2", "-o", out); code != 0 {
@@ -26,7 +26,7 @@ func TestReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		page := string(data)
-		for _, want := range []string{"Characterization", "28476", "Talby variables", "Simulated schedule",
+		for _, want := range []string{"Characterization", "28476", "Talby variables", "Simulated schedule", "Self-similarity", "H = 0.700",
 			"command: hpcwl report builtin:KTH-SP2 -o " + out, "sha256 3e152f20"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s lacks %q", ext, want)
@@ -55,6 +55,66 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// TestReportCompared writes the report with a second workload and with
+// three schedulers: the scorecard and the overlaid figures, the schedulers'
+// table with its intervals and their figures, in HTML and Markdown alike.
+func TestReportCompared(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "r.swf")
+	if code, _, errOut := runCLI(t, "resample", "builtin:KTH-SP2", "--seed", "3", "-o", other); code != 0 {
+		t.Fatalf("resample: exit %d: %s", code, errOut)
+	}
+	figures := []string{"runtime", "size", "interarrival", "wait", "daily", "weekly", "pox",
+		"compare-runtime", "compare-size", "compare-interarrival", "compare-daily", "compare-weekly",
+		"wait-schedulers", "utilization", "queue"}
+	pages := map[string]string{}
+	for _, ext := range []string{".html", ".md"} {
+		out := filepath.Join(dir, "c"+ext)
+		if code, _, errOut := runCLI(t, "report", "builtin:KTH-SP2", other, "--vs", "fcfs,easy,conservative", "-o", out); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(data)
+		pages[ext] = page
+		for _, want := range []string{"Comparison with " + other, "Hurst parameter", "jobs per user", "weekly cycle",
+			"Schedulers compared", "mean bounded slowdown (10 s)", "conservative", "input: " + other + " sha256 "} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s lacks %q", ext, want)
+			}
+		}
+		if strings.Contains(page, "Simulated schedule") {
+			t.Errorf("%s: --vs still has the single schedule's section", ext)
+		}
+		if ext == ".html" {
+			for _, id := range figures {
+				if strings.Count(page, `<figure id="fig-`+id+`">`+"\n<svg ") != 1 {
+					t.Errorf("the page lacks figure %s, or has it twice", id)
+				}
+			}
+		} else if n := strings.Count(page, "](data:image/svg+xml;base64,"); n != len(figures) {
+			t.Errorf("the Markdown holds %d figures, want %d", n, len(figures))
+		}
+	}
+	// The same table rows in both formats: every verdict of the HTML
+	// table is in the Markdown's.
+	for _, v := range []string{"<td>close</td>", "<td>differs</td>", "<td>far</td>"} {
+		if n, m := strings.Count(pages[".html"], v), strings.Count(pages[".md"], "| "+v[4:len(v)-5]+" |"); n != m {
+			t.Errorf("%s: %d in HTML, %d in Markdown", v, n, m)
+		}
+	}
+	// The log against itself: every feature close.
+	self := filepath.Join(dir, "self.md")
+	if code, _, errOut := runCLI(t, "report", "builtin:KTH-SP2", "builtin:KTH-SP2", "--scheduler", "none", "-o", self); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if data, _ := os.ReadFile(self); !strings.Contains(string(data), "11 close, 0 differ, 0 far, 0 not measured") {
+		t.Error("the log against itself is not close in every feature")
+	}
+}
+
 func TestReportErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
@@ -66,6 +126,11 @@ func TestReportErrors(t *testing.T) {
 		{[]string{"report", "builtin:KTH-SP2", "-o", filepath.Join(dir, "r.pdf")}, 2, "use .html or .md"},
 		{[]string{"report", "builtin:KTH-SP2", "--scheduler", "nosuch", "-o", filepath.Join(dir, "r.html")}, 2, "nosuch"},
 		{[]string{"report", "nosuch.swf", "-o", filepath.Join(dir, "r.html")}, 1, "nosuch.swf"},
+		{[]string{"report", "builtin:KTH-SP2", "nosuch.swf", "-o", filepath.Join(dir, "r.html")}, 1, "nosuch.swf"},
+		{[]string{"report", "builtin:KTH-SP2", "builtin:KTH-SP2", "builtin:KTH-SP2", "-o", filepath.Join(dir, "r.html")}, 2, "at most one OTHER"},
+		{[]string{"report", "builtin:KTH-SP2", "--vs", "fcfs,nosuch", "-o", filepath.Join(dir, "r.html")}, 2, "nosuch"},
+		{[]string{"report", "builtin:KTH-SP2", "--vs", "fcfs,,easy", "-o", filepath.Join(dir, "r.html")}, 2, "--vs"},
+		{[]string{"report", "builtin:KTH-SP2", "--vs", "fcfs", "--scheduler", "easy", "-o", filepath.Join(dir, "r.html")}, 2, "not both"},
 	} {
 		code, _, errOut := runCLI(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
