@@ -141,12 +141,20 @@ func runReport(ctx context.Context, opts reportOptions, names []string, stdout, 
 	if s.HeaderGaps.Any() {
 		fmt.Fprintf(stderr, "warning: %s: %s; loads use the %s\n", names[0], s.HeaderGaps.String(), s.LoadPeriod)
 	}
+	// The comparison is made while the log's own sections are.
+	var cmp report.Section
+	var cmpErr error
+	var wg sync.WaitGroup
+	if len(logs) > 1 {
+		wg.Go(func() { cmp, cmpErr = comparisonSection(t, logs[1], opts.seed) })
+	}
 	r, err := logReport(ctx, t, s, opts, vs)
+	wg.Wait()
 	if err != nil {
 		return err
 	}
 	if len(logs) > 1 {
-		sec, err := comparisonSection(t, logs[1], opts.seed)
+		sec, err := cmp, cmpErr
 		if err != nil {
 			return err
 		}

@@ -156,3 +156,33 @@ func BenchmarkReportBlue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReportBlueCompared is the report of SDSC-BLUE with every
+// section: compared with a resampled variant of it (made once, outside the
+// timing) and replayed under FCFS, EASY and conservative backfilling.
+// Run: go test -run - -bench ReportBlueCompared -benchtime 3x ./cmd/hpcwl/
+func BenchmarkReportBlueCompared(b *testing.B) {
+	path := testdata.Path(b, "SDSC-BLUE-2000-4.2-cln.swf.gz")
+	dir := b.TempDir()
+	other, out := filepath.Join(dir, "r.swf"), filepath.Join(dir, "r.html")
+	if code := run([]string{"resample", path, "--seed", "3", "-o", other}, io.Discard, io.Discard); code != 0 {
+		b.Fatalf("resample: exit %d", code)
+	}
+	for _, bb := range []struct {
+		name string
+		args []string
+	}{
+		{"other", []string{other}},
+		{"vs", []string{"--vs", "fcfs,easy,conservative"}},
+		{"both", []string{other, "--vs", "fcfs,easy,conservative"}},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := run(append([]string{"report", path, "-o", out}, bb.args...), io.Discard, io.Discard); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}
