@@ -271,11 +271,15 @@ const reportCILevel = 0.95
 // compares their metrics and waits.
 func schedulersSection(ctx context.Context, t *trace.Trace, names []string, opts reportOptions) (report.Section, error) {
 	results := make([]*sim.Result, len(names))
+	sums := make([]*metrics.Summary, len(names))
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
 	for i, name := range names {
 		wg.Go(func() {
 			results[i], errs[i] = plotSimulate(ctx, t, name, plotOptions{oversize: opts.oversize})
+			if errs[i] == nil {
+				sums[i], errs[i] = metrics.Compute(results[i], metrics.Options{CILevel: reportCILevel, Clock: t.Clock(), NoGroups: true})
+			}
 		})
 	}
 	wg.Wait()
@@ -289,10 +293,7 @@ func schedulersSection(ctx context.Context, t *trace.Trace, names []string, opts
 	runs := make([]figure.Schedule, len(names))
 	for i, name := range names {
 		runs[i] = figure.Schedule{Name: name, Result: results[i]}
-		m, err := metrics.Compute(results[i], metrics.Options{CILevel: reportCILevel, Clock: t.Clock(), NoGroups: true})
-		if err != nil {
-			return report.Section{}, err
-		}
+		m := sums[i]
 		ci := func(iv *metrics.Interval, f func(float64) string) string {
 			switch {
 			case m.CI == nil:
