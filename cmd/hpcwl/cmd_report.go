@@ -244,13 +244,23 @@ func comparisonSection(t, other *trace.Trace, seed uint64) (report.Section, erro
 	sec := report.Section{Heading: "Comparison with " + other.Name,
 		Text:   "Realism scorecard (hpcwl compare --scorecard): " + scorecardSummary(card),
 		Tables: []report.Table{scorecardTable(card)}}
-	for _, v := range []figure.Variable{figure.Runtime, figure.Size, figure.InterArrival} {
-		f, err := figure.CDF(v, t, other)
+	known := map[string]bool{}
+	for _, r := range card.Rows {
+		known[r.Feature] = r.N[0] > 0 && r.N[1] > 0
+	}
+	for _, v := range []struct {
+		v       figure.Variable
+		feature string
+	}{{figure.Runtime, "runtime"}, {figure.Size, "size"}, {figure.InterArrival, "inter-arrival"}} {
+		if !known[v.feature] {
+			continue // unknown in one of the logs: the scorecard says so
+		}
+		f, err := figure.CDF(v.v, t, other)
 		if err != nil {
 			return report.Section{}, err
 		}
-		sec.Figures = append(sec.Figures, report.Figure{ID: "compare-" + v.String(),
-			Caption: "CDF of " + v.String() + ": " + t.Name + " and " + other.Name, Figure: f})
+		sec.Figures = append(sec.Figures, report.Figure{ID: "compare-" + v.v.String(),
+			Caption: "CDF of " + v.v.String() + ": " + t.Name + " and " + other.Name, Figure: f})
 	}
 	for _, c := range []figure.Cycle{figure.Daily, figure.Weekly} {
 		f, err := figure.Arrivals(c, t, other)

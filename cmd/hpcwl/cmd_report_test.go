@@ -105,6 +105,32 @@ func TestReportCompared(t *testing.T) {
 			t.Errorf("%s: %d in HTML, %d in Markdown", v, n, m)
 		}
 	}
+	// A workload without runtimes: its runtime is n/a, its runtime CDF
+	// left out, the other figures drawn.
+	data, err := os.ReadFile(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 18 && !strings.HasPrefix(line, ";") {
+			f[3] = "-1"
+			line = strings.Join(f, " ") + "\n"
+		}
+		b.WriteString(line)
+	}
+	noRun := filepath.Join(dir, "noruntime.swf")
+	if err := os.WriteFile(noRun, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	noRunOut := filepath.Join(dir, "noruntime.html")
+	if code, _, errOut := runCLI(t, "report", "builtin:KTH-SP2", noRun, "--scheduler", "none", "-o", noRunOut); code != 0 {
+		t.Fatalf("without runtimes: exit %d: %s", code, errOut)
+	}
+	if data, _ := os.ReadFile(noRunOut); strings.Contains(string(data), `id="fig-compare-runtime"`) ||
+		!strings.Contains(string(data), `id="fig-compare-size"`) || !strings.Contains(string(data), "unknown in the candidate") {
+		t.Error("a candidate without runtimes: want the runtime CDF left out, the size CDF drawn and the runtime n/a")
+	}
 	// The log against itself: every feature close.
 	self := filepath.Join(dir, "self.md")
 	if code, _, errOut := runCLI(t, "report", "builtin:KTH-SP2", "builtin:KTH-SP2", "--scheduler", "none", "-o", self); code != 0 {
