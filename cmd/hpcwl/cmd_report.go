@@ -323,9 +323,16 @@ func schedulersSection(ctx context.Context, t *trace.Trace, names []string, opts
 			fmt.Sprintf("%.1f%%", 100*m.Utilization), fmt.Sprintf("%.1f%%", 100*m.Backfilled)})
 	}
 	sec := report.Section{Heading: "Schedulers compared",
-		Text: fmt.Sprintf("The log replayed under %s on %d processors (hpcwl simulate %s --scheduler NAME); the 95%% confidence intervals of the means are by batch means over the jobs in arrival order, as hpcwl simulate prints them.",
-			strings.Join(names, ", "), results[0].Procs, t.Name),
+		Text: fmt.Sprintf("The log replayed under %s on %d processors (hpcwl simulate %s --scheduler %s); the 95%% confidence intervals of the means are by batch means over the jobs in arrival order, as hpcwl simulate prints them. The second table pairs each scheduler with %s job by job: the mean difference (this one minus %s) with its batch-means interval, and how many jobs fare better or worse.",
+			strings.Join(names, ", "), results[0].Procs, t.Name, strings.Join(names, ","), names[0], names[0]),
 		Tables: []report.Table{tab}}
+	if len(names) > 1 {
+		pt, err := pairedTable(names, results)
+		if err != nil {
+			return report.Section{}, err
+		}
+		sec.Tables = append(sec.Tables, pt)
+	}
 	f, err := figure.Waits(runs...)
 	if err != nil {
 		return report.Section{}, err
@@ -364,4 +371,34 @@ func infoTables(lines []string) []report.Table {
 		cur.Rows = append(cur.Rows, cells)
 	}
 	return tables
+}
+
+// pairedTable compares every run after the first with the first, job by
+// job (metrics.PairedDiffs, as hpcwl simulate with several schedulers).
+func pairedTable(names []string, results []*sim.Result) (report.Table, error) {
+	tab := report.Table{Header: []string{"scheduler", "metric", "paired jobs", "mean under " + names[0], "mean", "difference", "95% CI", "lower", "higher"}}
+	for i := 1; i < len(names); i++ {
+		ds, err := metrics.PairedDiffs(results[0], results[i], metrics.Options{CILevel: reportCILevel})
+		if err != nil {
+			return report.Table{}, fmt.Errorf("comparing %s with %s: %w", names[i], names[0], err)
+		}
+		for _, d := range ds {
+			f := func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+			if d.Metric == "wait" || d.Metric == "response" {
+				f = func(x float64) string {
+					if x < 0 {
+						return "-" + durationText(-x) // a difference may be negative
+					}
+					return durationText(x)
+				}
+			}
+			ci := "n/a (run too short)"
+			if d.Diff.Note == "" {
+				ci = f(d.Diff.Low) + " .. " + f(d.Diff.High)
+			}
+			tab.Rows = append(tab.Rows, []string{names[i], strings.ReplaceAll(d.Metric, "_", " "), strconv.Itoa(d.Jobs),
+				f(d.A), f(d.B), f(d.Diff.Mean), ci, strconv.Itoa(d.Lower), strconv.Itoa(d.Higher)})
+		}
+	}
+	return tab, nil
 }

@@ -80,7 +80,7 @@ func TestReportCompared(t *testing.T) {
 		page := string(data)
 		pages[ext] = page
 		for _, want := range []string{"Comparison with " + other, "Hurst parameter", "jobs per user", "weekly cycle",
-			"Schedulers compared", "mean bounded slowdown (10 s)", "conservative", "input: " + other + " sha256 "} {
+			"Schedulers compared", "mean bounded slowdown (10 s)", "conservative", "mean under fcfs", "paired jobs", "input: " + other + " sha256 "} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s lacks %q", ext, want)
 			}
