@@ -337,9 +337,11 @@ func CycleBounds(bins, n, m int) (closeB, farB float64) {
 	return math.Sqrt(crit / ne), math.Sqrt(crit / SubsampleSize)
 }
 
-// CohenW returns Cohen's w of two histograms of counts, sqrt(Σ (p−q)²/r)
-// over the bins with a pooled proportion r > 0, and their total variation
-// distance ½Σ|p−q|. The chi-square statistic of homogeneity of the 2 x bins
+// CohenW returns Cohen's w of two histograms of counts (the effect size of
+// a chi-square test; J. Cohen, Statistical Power Analysis for the
+// Behavioral Sciences, 2nd ed., 1988, chapter 7), sqrt(Σ (p−q)²/r) over the
+// bins with a pooled proportion r > 0, and their total variation distance
+// ½Σ|p−q|. The chi-square statistic of homogeneity of the 2 x bins
 // table is exactly ne·w², ne = nm/(n+m).
 func CohenW(a, b []float64) (w, tv float64) {
 	n, m := floats(a), floats(b)
@@ -446,7 +448,8 @@ func WeeklyLoads(t *trace.Trace) []float64 {
 
 // LoadBounds returns the close and far bounds of the absolute difference of
 // the mean weekly offered loads a and b: the half-width of Welch's
-// (1 − Alpha) interval of the difference (weeks taken as independent), and
+// (1 − Alpha) interval of the difference (B. L. Welch, Biometrika 34, 1947;
+// weeks taken as independent), and
 // the half-width of the range of (1 − Alpha) of the reference's weeks
 // (normal quantile times their standard deviation).
 func LoadBounds(a, b []float64) (closeB, farB float64) {
