@@ -451,7 +451,8 @@ func WeeklyLoads(t *trace.Trace) []float64 {
 // (1 − Alpha) interval of the difference (B. L. Welch, Biometrika 34, 1947;
 // weeks taken as independent), and
 // the half-width of the range of (1 − Alpha) of the reference's weeks
-// (normal quantile times their standard deviation).
+// (normal quantile times their standard deviation). Each sample needs two
+// weeks at least.
 func LoadBounds(a, b []float64) (closeB, farB float64) {
 	_, va := stat.MeanVariance(a, nil)
 	_, vb := stat.MeanVariance(b, nil)
