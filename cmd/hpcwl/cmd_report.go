@@ -56,8 +56,10 @@ drawn together.
 With --vs fcfs,easy,conservative the simulated section replays the log under
 each scheduler instead: a table of the mean wait, slowdown and bounded
 slowdown with their batch-means 95% confidence intervals (as hpcwl simulate
-prints them), the CDF of the simulated waits of every scheduler, and the
-utilization and queue length of all of them together.
+prints them), each scheduler after the first paired with it job by job
+(the mean difference with its interval, as hpcwl simulate --scheduler a,b,c),
+the CDF of the simulated waits of every scheduler, and the utilization and
+queue length of all of them together.
 
 The format comes from the extension of -o: .html (or .htm) gives one
 self-contained HTML page, the figures inline as SVG, nothing fetched from the
