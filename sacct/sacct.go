@@ -179,7 +179,7 @@ func Read(r io.Reader, name string, opt Options) (*trace.Trace, *Summary, error)
 			return nil, nil, bad(cSubmit, "a time such as 2024-03-01T12:00:00")
 		}
 		j := trace.Job{Wait: -1, Runtime: -1, Procs: -1, AvgCPU: -1, UsedMem: -1, ReqProcs: -1, ReqTime: -1, ReqMem: -1,
-			Status: int32(status), User: -1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
+			Status: int32(status), App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1} // user and group: below
 		start, started := parseTime(f[cStart], loc)
 		end, ended := parseTime(f[cEnd], loc)
 		ran := cNodes < 0 || strings.TrimSpace(f[cNodes]) != "None assigned"

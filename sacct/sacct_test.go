@@ -305,3 +305,40 @@ func TestElapsedFallbacks(t *testing.T) {
 		t.Errorf("bad Elapsed: %v", err)
 	}
 }
+
+// TestOptionsAndDefaults: a given machine size is kept without the note
+// that guesses it; users and groups without a field are unknown; a long
+// bad value is quoted short.
+func TestOptionsAndDefaults(t *testing.T) {
+	in := "JobID|Submit|Start|End|State|NCPUS\n1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|COMPLETED|4\n"
+	notes := func(tr *trace.Trace) string {
+		var b strings.Builder
+		for _, l := range tr.Header.Lines {
+			if l.Key == "Note" {
+				b.WriteString(l.Value + "\n")
+			}
+		}
+		return b.String()
+	}
+	tr, _, err := Read(strings.NewReader(in), "f", Options{Procs: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := tr.Header.MaxProcs(); p != 64 || strings.Contains(notes(tr), "largest job") {
+		t.Errorf("given 64 processors: MaxProcs %d, notes %q", p, notes(tr))
+	}
+	if j := tr.Jobs[0]; j.User != -1 || j.Group != -1 || j.Partition != -1 {
+		t.Errorf("no user, group or partition fields: %+v", j)
+	}
+	if tr, _, err = Read(strings.NewReader(in), "f", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := tr.Header.MaxProcs(); p != 4 || !strings.Contains(notes(tr), "largest job") {
+		t.Errorf("guessed machine: MaxProcs %d, notes %q", p, notes(tr))
+	}
+	long := strings.Repeat("x", 100)
+	_, _, err = Read(strings.NewReader("JobID|Submit|Start|End|State\n1|"+long+"|x|x|COMPLETED\n"), "f", Options{})
+	if err == nil || strings.Contains(err.Error(), long) || !strings.Contains(err.Error(), strings.Repeat("x", 40)+"...") {
+		t.Errorf("long value: %v", err)
+	}
+}
