@@ -375,4 +375,3 @@ func (g *Generator) Stream(w trace.JobWriter) (int, error) {
 		}
 	}
 }
-
