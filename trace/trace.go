@@ -1,18 +1,11 @@
 package trace
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"sort"
 
-	"github.com/hpcwl/hpcwl/builtin"
 	"github.com/hpcwl/hpcwl/swf"
 )
 
@@ -55,117 +48,29 @@ var ErrNoMachineSize = errors.New("the log's header has no MaxProcs or MaxNodes"
 // Load reads a whole SWF log: a file name (plain or gzipped), "-" for
 // standard input, or "builtin:NAME" for an embedded log. Input starting
 // with the Parquet magic bytes is read as a Parquet trace ([ReadParquet]).
+// [OpenScanner] reads the same logs job by job.
 func Load(name string, opt Options) (*Trace, error) {
-	var rc io.ReadCloser
-	switch {
-	case builtin.Is(name):
-		data, _, err := builtin.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		rc = io.NopCloser(bytes.NewReader(data))
-	default:
-		f, err := swf.OpenRaw(name)
-		if err != nil {
-			return nil, err
-		}
-		br := bufio.NewReaderSize(f, 64<<10)
-		if magic, _ := br.Peek(len(ParquetMagic)); IsParquet(magic) {
-			defer f.Close()
-			if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && name != "-" {
-				return LoadParquet(name, opt)
-			}
-			// Standard input or a pipe: Parquet needs random access.
-			data, err := io.ReadAll(br)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			t, err := ReadParquet(bytes.NewReader(data), int64(len(data)), name, opt)
-			if err != nil {
-				return nil, err
-			}
-			sum := sha256.Sum256(data)
-			t.SHA256 = hex.EncodeToString(sum[:])
-			return t, nil
-		}
-		rc = readCloser{br, f}
-	}
-	h := sha256.New()
-	f, err := swf.NewFile(name, readCloser{io.TeeReader(rc, h), rc})
-	if err != nil {
-		rc.Close()
-		return nil, err
-	}
-	defer f.Close()
-	t, err := Read(f.Reader, opt)
+	s, err := OpenScanner(name, opt)
 	if err != nil {
 		return nil, err
 	}
-	t.Name = name
-	t.SHA256 = hex.EncodeToString(h.Sum(nil))
-	return t, nil
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
+	defer s.Close()
+	if s.t != nil {
+		return s.t, nil
+	}
+	return s.collect()
 }
 
 // Read reads all jobs from r into a trace. Requested times at or above
 // [ReqTimeLimit] are read as unknown; with opt.Lenient, out-of-range values
 // are too. Either is counted in the trace's Oddities and recorded in a
-// header note ("on reading: ...").
+// header note ("on reading: ..."). [NewScanner] reads them job by job.
 func Read(r *swf.Reader, opt Options) (*Trace, error) {
-	if opt.Lenient {
-		r.Lenient = true
-	}
-	hdr, err := r.Header()
+	s, err := NewScanner(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{Name: r.Name}
-	if n, ok := hdr.MaxRecords(); ok && n > 0 && n < 50_000_000 {
-		t.Jobs = make([]Job, 0, n)
-	}
-	for {
-		sj, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if opt.Lenient {
-			for _, f := range []struct {
-				v     *int64
-				field int
-			}{{&sj.Procs, 5}, {&sj.ReqProcs, 8}, {&sj.Status, 11}, {&sj.User, 12}, {&sj.Group, 13},
-				{&sj.App, 14}, {&sj.Queue, 15}, {&sj.Partition, 16}, {&sj.Preceding, 17}} {
-				if *f.v > math.MaxInt32 {
-					*f.v = swf.Unknown
-					t.Oddities.addOutOfRange(f.field, 1)
-				}
-			}
-		}
-		if sj.ReqTime >= ReqTimeLimit {
-			sj.ReqTime = swf.Unknown
-			t.Oddities.ReqTimeAtLimit++
-		}
-		j, err := FromSWF(&sj)
-		if err != nil {
-			return nil, &swf.ParseError{File: r.Name, Line: r.Line(), Err: err}
-		}
-		t.Jobs = append(t.Jobs, j)
-	}
-	for i, n := range r.Replaced() {
-		t.Oddities.addOutOfRange(i+1, n)
-	}
-	t.Header = *hdr
-	if t.Oddities.Any() {
-		t.Header.AddNote("on reading: " + t.Oddities.String())
-	}
-	t.setProcs(opt)
-	return t, nil
+	return s.collect()
 }
 
 // New returns a trace of the given header and jobs.
@@ -270,34 +175,64 @@ func (t *Trace) Unrunnable() int {
 // backwards (by count, with the first job concerned). It returns nil for a
 // well-formed trace.
 func (t *Trace) Check() []string {
-	var warns []string
-	seen := make(map[int64]struct{}, len(t.Jobs))
-	dups, back := 0, 0
-	var firstDup, firstBack int64
+	var c Checker
 	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		if _, ok := seen[j.ID]; ok {
-			if dups == 0 {
-				firstDup = j.ID
-			}
-			dups++
-		} else {
-			seen[j.ID] = struct{}{}
-		}
-		if i > 0 && j.Submit < t.Jobs[i-1].Submit {
-			if back == 0 {
-				firstBack = j.ID
-			}
-			back++
-		}
+		c.Add(&t.Jobs[i])
 	}
-	if dups > 0 {
+	return c.Warnings(t.Name)
+}
+
+// Checker finds, job by job, what [Trace.Check] reports, for a log that is
+// read and written without being held. It keeps one bit per job number
+// seen, in blocks of 65,536 numbers (8 KB a block): about a megabyte for
+// ten million jobs numbered in order.
+type Checker struct {
+	seen                map[int64]*[1024]uint64
+	dups, back          int
+	firstDup, firstBack int64
+	prev                int64
+	n                   int
+}
+
+// Add checks the next job.
+func (c *Checker) Add(j *Job) {
+	if c.seen == nil {
+		c.seen = map[int64]*[1024]uint64{}
+	}
+	blk := c.seen[j.ID>>16]
+	if blk == nil {
+		blk = new([1024]uint64)
+		c.seen[j.ID>>16] = blk
+	}
+	word, bit := &blk[(j.ID&0xffff)>>6], uint64(1)<<(j.ID&63)
+	if *word&bit != 0 {
+		if c.dups == 0 {
+			c.firstDup = j.ID
+		}
+		c.dups++
+	}
+	*word |= bit
+	if c.n > 0 && j.Submit < c.prev {
+		if c.back == 0 {
+			c.firstBack = j.ID
+		}
+		c.back++
+	}
+	c.prev = j.Submit
+	c.n++
+}
+
+// Warnings returns the warnings about the jobs added, naming the log name
+// (see [Trace.Check]); nil when there are none.
+func (c *Checker) Warnings(name string) []string {
+	var warns []string
+	if c.dups > 0 {
 		warns = append(warns, fmt.Sprintf("%s: %d job(s) reuse an earlier job number (first: job %d); results by job number are ambiguous",
-			t.Name, dups, firstDup))
+			name, c.dups, c.firstDup))
 	}
-	if back > 0 {
+	if c.back > 0 {
 		warns = append(warns, fmt.Sprintf("%s: %d job(s) are submitted before the job above them (first: job %d); the log is not in submit order (hpcwl convert --sort fixes that)",
-			t.Name, back, firstBack))
+			name, c.back, c.firstBack))
 	}
 	return warns
 }

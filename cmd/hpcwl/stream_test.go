@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/version"
+)
+
+// The files in testdata/stream were written, gzipped, by hpcwl before its
+// outputs were streamed, whose generate held every job in memory and wrote
+// them at the end (commands below). The streamed outputs must be the same
+// bytes, the version aside (the files were written by a build that knew no
+// revision).
+var streamGoldens = []struct {
+	file string
+	args []string
+}{
+	{"lublin-count.swf.gz", []string{"generate", "lublin", "--count", "1000", "--seed", "5", "-o", "-"}},
+	{"lublin-typed-duration.csv.gz", []string{"generate", "lublin", "--mode", "typed", "--duration", "2d", "--seed", "2", "--users", "30", "--estimates", "tsafrir", "--to", "csv", "-o", "-"}},
+	{"lublin-batsim.json.gz", []string{"generate", "lublin", "--count", "300", "--seed", "9", "--procs", "100", "--to", "batsim", "-o", "-"}},
+	{"lublin-duration.swf.gz", []string{"generate", "lublin", "--duration", "1d", "--seed", "4", "--hyper-erlang", "-o", "-"}},
+	{"lublin-estimates.swf.gz", []string{"generate", "lublin", "--count", "700", "--seed", "6", "--estimates", "tsafrir", "--max-estimate", "2d", "-o", "-"}},
+}
+
+// goldenVersion is the version the golden files record.
+const goldenVersion = "0.1.0-dev"
+
+func readGzip(t *testing.T, name string) []byte {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return b
+}
+
+// sameVersion writes this build's version as the goldens record it.
+func sameVersion(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte(version.String()), []byte(goldenVersion))
+}
+
+// firstDifference describes where a and b differ first.
+func firstDifference(a, b []byte) string {
+	al, bl := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := range min(len(al), len(bl)) {
+		if !bytes.Equal(al[i], bl[i]) {
+			return "line " + strconv.Itoa(i+1) + ":\n got  " + string(al[i]) + "\n want " + string(bl[i])
+		}
+	}
+	return "lengths " + strconv.Itoa(len(al)) + " and " + strconv.Itoa(len(bl)) + " lines"
+}
+
+func TestStreamedGenerateMatchesGoldens(t *testing.T) {
+	for _, g := range streamGoldens {
+		t.Run(g.file, func(t *testing.T) {
+			want := readGzip(t, filepath.Join("testdata", "stream", g.file))
+			code, out, errOut := runCLI(t, g.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if got := sameVersion([]byte(out)); !bytes.Equal(got, want) {
+				t.Errorf("hpcwl %s: the output differs from %s: %s", strings.Join(g.args, " "), g.file, firstDifference(got, want))
+			}
+		})
+	}
+}
+
+// A file output goes through the atomic temporary file (and, when the
+// header counts jobs ended by a duration, a scratch file): the same bytes
+// as standard output, the command line aside, and nothing left beside it.
+func TestStreamedGenerateToFiles(t *testing.T) {
+	for _, name := range []string{"d.swf", "d.swf.gz", "d.csv"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, name)
+			args := []string{"generate", "lublin", "--duration", "1d", "--seed", "4", "--hyper-erlang"}
+			if code, _, errOut := runCLI(t, append(args, "-o", out)...); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			to := "swf"
+			if strings.Contains(name, ".csv") {
+				to = "csv"
+			}
+			_, want, _ := runCLI(t, append(args, "--to", to, "-o", "-")...)
+			var got []byte
+			if strings.HasSuffix(name, ".gz") {
+				got = readGzip(t, out)
+			} else {
+				got, _ = os.ReadFile(out)
+			}
+			if !bytes.Equal(withoutCommandLine(got), withoutCommandLine([]byte(want))) {
+				t.Errorf("%s differs from the output on stdout: %s", name, firstDifference(withoutCommandLine(got), withoutCommandLine([]byte(want))))
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				t.Errorf("files left in the output directory: %v", names)
+			}
+		})
+	}
+}
