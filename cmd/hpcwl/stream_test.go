@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // The files in testdata/stream were written, gzipped, by hpcwl before its
@@ -116,5 +118,58 @@ func TestStreamedGenerateToFiles(t *testing.T) {
 				t.Errorf("files left in the output directory: %v", names)
 			}
 		})
+	}
+}
+
+// inMemory runs fn as the command args would run (its command line and
+// inputs recorded as run records them), for the in-memory path a streamed
+// output is compared with.
+func inMemory(t *testing.T, args []string, fn func(stdout io.Writer) error) []byte {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	prevWarn := warnOut
+	warnOut = &errOut
+	defer func() { warnOut = prevWarn }()
+	runArgs, runInputs = args, nil
+	invocation = append([]string{"hpcwl"}, args...)
+	if err := fn(&out); err != nil {
+		t.Fatalf("in memory: %v", err)
+	}
+	return out.Bytes()
+}
+
+// streamLogs are the logs the streamed commands are compared on: the real
+// logs (HPCWL_DATA), the embedded one and the odd ones.
+func streamLogs(t *testing.T) []string {
+	logs := []string{"builtin:KTH-SP2", testdata.Odd("reqtime.swf"), testdata.Odd("batsim.swf"), testdata.Odd("gap.swf")}
+	for _, l := range testdata.Logs {
+		logs = append(logs, testdata.Path(t, l.File))
+	}
+	return logs
+}
+
+// convert streams SWF logs: the same bytes as the whole log loaded and
+// written, in every format.
+func TestStreamedConvertMatchesInMemory(t *testing.T) {
+	for _, log := range streamLogs(t) {
+		for _, to := range []string{"swf", "csv", "batsim", "parquet"} {
+			t.Run(filepath.Base(log)+"/"+to, func(t *testing.T) {
+				args := []string{"convert", log, "--procs", "64", "--to", to, "-o", "-"}
+				code, got, errOut := runCLI(t, args...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				want := inMemory(t, args, func(w io.Writer) error {
+					tr, err := loadAnyTrace(log, trace.Options{Procs: 64})
+					if err != nil {
+						return err
+					}
+					return writeTrace(tr, "-", to, w)
+				})
+				if !bytes.Equal([]byte(got), want) {
+					t.Errorf("streamed output differs from the in-memory one: %s", firstDifference([]byte(got), want))
+				}
+			})
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -186,4 +187,78 @@ func (o *traceOutput) wrap(err error) error {
 		return err
 	}
 	return fmt.Errorf("writing %s: %w", o.name, err)
+}
+
+// openScanner opens an SWF log (or a Parquet trace) to read job by job, as
+// loadAnyTrace reads it whole; scanDone records it as an input and prints
+// loadAnyTrace's warnings once the scan is over.
+func openScanner(name string, opt trace.Options) (*trace.Scanner, error) {
+	if opt.Procs < 0 {
+		return nil, usagef("--procs must be positive, got %d", opt.Procs)
+	}
+	opt.Lenient = reading.lenient
+	return trace.OpenScanner(name, opt)
+}
+
+// scanError adds loadAnyTrace's hint to an error of a scan.
+func scanError(err error) error {
+	if errors.Is(err, swf.ErrNegative) || errors.Is(err, trace.ErrOutOfRange) {
+		return fmt.Errorf("%w (--lenient reads values out of range as unknown)", err)
+	}
+	return err
+}
+
+// scanDone returns the scanned log without its jobs (see
+// trace.Scanner.Trace), records it as an input of the running command and
+// prints the warnings loadAnyTrace prints about it.
+func scanDone(s *trace.Scanner, c *trace.Checker) (*trace.Trace, error) {
+	if err := s.Err(); err != nil {
+		return nil, scanError(err)
+	}
+	t, err := s.Trace()
+	if err != nil {
+		return nil, err
+	}
+	recordInput(t)
+	if t.Oddities.Any() {
+		fmt.Fprintf(warnOut, "warning: %s: %s\n", t.Name, t.Oddities.String())
+	}
+	for _, w := range c.Warnings(t.Name) {
+		fmt.Fprintf(warnOut, "warning: %s\n", w)
+	}
+	return t, nil
+}
+
+// copyTrace copies the log in to out job by job (convert without --sort):
+// the output's bytes are writeTrace's of the loaded log, in constant
+// memory. It returns the log without its jobs and the number of jobs.
+func copyTrace(in string, opt trace.Options, out, to string, stdout io.Writer) (*trace.Trace, int, error) {
+	s, err := openScanner(in, opt)
+	if err != nil {
+		return nil, 0, scanError(err)
+	}
+	defer s.Close()
+	o, err := createTraceOutput(out, to, stdout, traceSource{name: s.Name(), procs: s.Procs(), in: s.Name(), inSHA: shaLater})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer o.abort()
+	var c trace.Checker
+	n := 0
+	for s.Scan() {
+		j := s.Job()
+		c.Add(j)
+		if err := o.WriteJob(j); err != nil {
+			return nil, 0, err
+		}
+		n++
+	}
+	t, err := scanDone(s, &c)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := o.setHeader(t.Header); err != nil {
+		return nil, 0, err
+	}
+	return t, n, o.finish(t.SHA256)
 }
