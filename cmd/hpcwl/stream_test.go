@@ -16,8 +16,9 @@ import (
 )
 
 // The files in testdata/stream were written, gzipped, by hpcwl before its
-// outputs were streamed, whose generate held every job in memory and wrote
-// them at the end (commands below). The streamed outputs must be the same
+// outputs were streamed, whose generate and resample held every job in
+// memory and wrote them at the end (commands below; kth-minh.json by "hpcwl
+// fit minh builtin:KTH-SP2"). The streamed outputs must be the same
 // bytes, the version aside (the files were written by a build that knew no
 // revision).
 var streamGoldens = []struct {
@@ -29,6 +30,8 @@ var streamGoldens = []struct {
 	{"lublin-batsim.json.gz", []string{"generate", "lublin", "--count", "300", "--seed", "9", "--procs", "100", "--to", "batsim", "-o", "-"}},
 	{"lublin-duration.swf.gz", []string{"generate", "lublin", "--duration", "1d", "--seed", "4", "--hyper-erlang", "-o", "-"}},
 	{"lublin-estimates.swf.gz", []string{"generate", "lublin", "--count", "700", "--seed", "6", "--estimates", "tsafrir", "--max-estimate", "2d", "-o", "-"}},
+	{"minh-mwm.swf.gz", []string{"generate", "minh", "--params", "testdata/stream/kth-minh.json", "--count", "1500", "--seed", "3", "-o", "-"}},
+	{"minh-poisson.csv.gz", []string{"generate", "minh", "--params", "testdata/stream/kth-minh.json", "--arrival-process", "poisson", "--count", "800", "--seed", "4", "--to", "csv", "-o", "-"}},
 	{"resample-kth.swf.gz", []string{"resample", "builtin:KTH-SP2", "--duration", "8w", "--load", "0.5", "--seed", "3", "-o", "-"}},
 	{"resample-kth.json.gz", []string{"resample", "builtin:KTH-SP2", "--duration", "4w", "--load", "0.3", "--seed", "4", "--stream", "2", "--to", "batsim", "-o", "-"}},
 }
