@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"compress/gzip"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/scale"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -182,6 +184,48 @@ func TestStreamedConvertMatchesInMemory(t *testing.T) {
 						return err
 					}
 					return writeTrace(tr, "-", to, w)
+				})
+				if !bytes.Equal([]byte(got), want) {
+					t.Errorf("streamed output differs from the in-memory one: %s", firstDifference([]byte(got), want))
+				}
+			})
+		}
+	}
+}
+
+// scale streams SWF log files, read twice: the same bytes as the log held
+// whole, scaled and written.
+func TestStreamedScaleMatchesInMemory(t *testing.T) {
+	cases := []struct {
+		args []string
+		opts scaleOptions
+	}{
+		{[]string{"--by", "interarrival", "--load", "1.2"}, scaleOptions{by: "interarrival", factor: 1.2, factorSet: true}},
+		{[]string{"--by", "runtime", "--target-load", "0.9", "--to", "csv"}, scaleOptions{by: "runtime", target: 0.9, targetSet: true, to: "csv"}},
+		{[]string{"--by", "size", "--load", "1.3", "--cap", "--pow2", "--to", "batsim"}, scaleOptions{by: "size", factor: 1.3, factorSet: true, cap: true, pow2: true, to: "batsim"}},
+	}
+	logs := streamLogs(t)
+	for _, log := range logs {
+		if strings.HasPrefix(log, "builtin:") || strings.HasSuffix(log, "batsim.swf") {
+			continue // the embedded log is the real KTH-SP2; batsim.swf has jobs of no processors
+		}
+		for _, c := range cases {
+			t.Run(filepath.Base(log)+"/"+c.opts.by, func(t *testing.T) {
+				args := append(append([]string{"scale", log}, c.args...), "-o", "-")
+				code, got, errOut := runCLI(t, args...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				o := c.opts
+				o.out = "-"
+				m, err := scale.ParseMethod(o.by)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := inMemory(t, args, func(w io.Writer) error {
+					_, _, err := scaleWhole(context.Background(), log, o,
+						scale.Options{Method: m, Factor: o.factor, Cap: o.cap, PowerOfTwo: o.pow2}, w)
+					return err
 				})
 				if !bytes.Equal([]byte(got), want) {
 					t.Errorf("streamed output differs from the in-memory one: %s", firstDifference([]byte(got), want))
