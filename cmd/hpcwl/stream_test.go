@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
