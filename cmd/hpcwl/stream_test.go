@@ -234,3 +234,32 @@ func TestStreamedScaleMatchesInMemory(t *testing.T) {
 		}
 	}
 }
+
+// clean streams SWF logs (reading them twice to detect flurries): the same
+// output, summary and warnings as the log held whole.
+func TestStreamedCleanMatchesInMemory(t *testing.T) {
+	cases := [][]string{
+		{},
+		{"--flurries", "both", "--drop-cancelled-zero", "--oversize", "drop"},
+		{"--start", "100000", "--end", "20000000", "--oversize", "clamp", "--to", "csv"},
+		{"--json", "--filter", "user=3 or hour<6", "--keep-partial", "--to", "batsim"},
+		{"--oversize", "error", "--procs", "8"},
+	}
+	defer func() { streamOutputs = true }()
+	for _, log := range streamLogs(t) {
+		for k, c := range cases {
+			t.Run(filepath.Base(log)+"/"+strconv.Itoa(k), func(t *testing.T) {
+				args := append(append([]string{"clean", log}, c...), "-o", "-")
+				streamOutputs = true
+				code, got, gotErr := runCLI(t, args...)
+				streamOutputs = false
+				wantCode, want, wantErr := runCLI(t, args...)
+				streamOutputs = true
+				if code != wantCode || got != want || gotErr != wantErr {
+					t.Errorf("streamed run differs from the in-memory one: exit %d and %d; %s\nstderr:\n%s\nwant:\n%s",
+						code, wantCode, firstDifference([]byte(got), []byte(want)), gotErr, wantErr)
+				}
+			})
+		}
+	}
+}

@@ -32,6 +32,10 @@ type traceOutput struct {
 	jobs         int
 }
 
+// streamOutputs selects the streamed paths of the commands that have one
+// besides the path holding the whole log (clean); the tests compare them.
+var streamOutputs = true
+
 // traceSource describes where the jobs written come from, for the parts of
 // the output that name it.
 type traceSource struct {
