@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/hpcwl/hpcwl/batsim"
@@ -136,7 +137,7 @@ func (o *traceOutput) WriteJob(j *trace.Job) error {
 		}
 		s, err := atomicfile.NewScratch(dir)
 		if err != nil {
-			return fmt.Errorf("writing %s: %w", o.name, err)
+			return o.wrap(err)
 		}
 		o.spill = s
 		o.text.Defer(s)
@@ -186,8 +187,17 @@ func (o *traceOutput) abort() {
 	}
 }
 
+// wrap names the output in an error about writing it, and drops the
+// scratch file's name (it is gone once the run stops).
 func (o *traceOutput) wrap(err error) error {
-	if err == nil || o.file == nil {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if o.spill != nil && errors.As(err, &pe) && pe.Path == o.spill.Name() {
+		err = pe.Err
+	}
+	if o.file == nil {
 		return err
 	}
 	return fmt.Errorf("writing %s: %w", o.name, err)
