@@ -143,6 +143,7 @@ func (g *generator) stream(arrivals []float64, w trace.JobWriter) ([]int, error)
 	var bags []int
 	var run int64
 	var cpu, inBag, size int
+	var j trace.Job
 	for i, a := range arrivals {
 		if i > 0 && a-arrivals[i-1] <= float64(m.Delta) && inBag < size {
 			inBag++
@@ -152,7 +153,7 @@ func (g *generator) stream(arrivals []float64, w trace.JobWriter) ([]int, error)
 			run, cpu = g.randomJob()
 			bags = append(bags, 1)
 		}
-		j := trace.Job{ID: int64(i + 1), Submit: int64(math.Floor(a)), Wait: -1, Runtime: run, ReqTime: -1, ThinkTime: -1,
+		j = trace.Job{ID: int64(i + 1), Submit: int64(math.Floor(a)), Wait: -1, Runtime: run, ReqTime: -1, ThinkTime: -1,
 			AvgCPU: -1, UsedMem: -1, ReqMem: -1, Procs: int32(cpu), ReqProcs: int32(cpu), User: -1, Group: -1, App: -1,
 			Queue: -1, Partition: -1, Preceding: -1, Status: 1}
 		if err := w.WriteJob(&j); err != nil {

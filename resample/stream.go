@@ -2,7 +2,6 @@ package resample
 
 import (
 	"cmp"
-	"container/heap"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -31,6 +30,7 @@ type Draw struct {
 
 	insts []Copy  // every copy drawn, in the order drawn
 	ids   []int32 // the ID of every copy drawn, 0 for one without jobs
+	order []int   // the index in insts of each of Copies
 }
 
 // Draw draws one workload like [Pools.Generate], without its jobs.
@@ -61,7 +61,7 @@ func (p *Pools) Draw(opt Options) (*Draw, error) {
 			}
 			n++
 		}
-		d.BeforeStart += c.before
+		d.BeforeStart += c.early
 		if n > 0 {
 			firsts = append(firsts, first{t0, ci, n})
 			d.Jobs += n
@@ -78,6 +78,7 @@ func (p *Pools) Draw(opt Options) (*Draw, error) {
 		c.ID, c.Jobs = int32(i+1), f.jobs
 		d.Copies = append(d.Copies, c)
 		d.ids[f.ci] = c.ID
+		d.order = append(d.order, f.ci)
 	}
 	return d, nil
 }
@@ -85,12 +86,12 @@ func (p *Pools) Draw(opt Options) (*Draw, error) {
 // cursor walks the jobs a copy contributes, with their times in the
 // workload, as emit places them.
 type cursor struct {
-	ci     int
-	k      int   // index of the job in the copy's sub-trace
-	t      int64 // its time in the workload
-	ok     bool  // there is a job at k
-	prev   int64
-	before int // jobs passed before time 0
+	ci    int
+	k     int   // index of the job in the copy's sub-trace
+	t     int64 // its time in the workload
+	ok    bool  // there is a job at k
+	prev  int64
+	early int // jobs passed before time 0
 }
 
 func (d *Draw) cursor(ci int) cursor {
@@ -112,7 +113,7 @@ func (c *cursor) advance(d *Draw) {
 			break
 		}
 		if t < 0 {
-			c.before++
+			c.early++
 			continue
 		}
 		c.t, c.ok = t, true
@@ -121,41 +122,74 @@ func (c *cursor) advance(d *Draw) {
 	c.ok = false
 }
 
-// cursors is a heap of cursors by time, then copy.
+// before orders cursors by time, then copy.
+func (c *cursor) before(d *cursor) bool {
+	if c.t != d.t {
+		return c.t < d.t
+	}
+	return c.ci < d.ci
+}
+
+// cursors is a min-heap of the cursors of the copies under way.
 type cursors []cursor
 
-func (h cursors) Len() int { return len(h) }
-func (h cursors) Less(a, b int) bool {
-	if h[a].t != h[b].t {
-		return h[a].t < h[b].t
+func (h cursors) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].before(&h[l]) {
+			m = r
+		}
+		if !h[m].before(&h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
-	return h[a].ci < h[b].ci
 }
-func (h cursors) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *cursors) Push(x any)   { *h = append(*h, x.(cursor)) }
-func (h *cursors) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h cursors) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].before(&h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
 }
 
 // WriteJobs writes the jobs to w in the order and with the fields of
 // [Workload.Trace]: by time, then copy, then order in the copy, numbered
 // from 1, field 12 the copy's ID, fields 3 (wait) and 17 (preceding job)
-// -1. It may be called more than once.
+// -1. It may be called more than once. The copies join the merge when
+// their first job comes, so that it holds the copies under way only.
 func (d *Draw) WriteJobs(w trace.JobWriter) error {
-	h := make(cursors, 0, len(d.Copies))
-	for ci := range d.insts {
-		if d.ids[ci] != 0 {
-			h = append(h, d.cursor(ci))
-		}
-	}
-	heap.Init(&h)
+	var h cursors
+	next := 0 // the next copy to join, in d.Copies (ordered by first job)
 	src := d.Pools.Trace
-	for i := int64(1); len(h) > 0; i++ {
+	var pend cursor // the cursor of copy next, once made
+	var j trace.Job
+	for i := int64(1); ; i++ {
+		for next < len(d.Copies) {
+			if pend.ci != d.order[next] || !pend.ok {
+				pend = d.cursor(d.order[next])
+			}
+			if len(h) > 0 && !pend.before(&h[0]) {
+				break
+			}
+			h = append(h, pend)
+			h.up(len(h) - 1)
+			next++
+		}
+		if len(h) == 0 {
+			return nil
+		}
 		c := &h[0]
-		j := src.Jobs[d.insts[c.ci].u.Jobs[c.k]]
+		j = src.Jobs[d.insts[c.ci].u.Jobs[c.k]]
 		j.ID = i
 		j.Submit = c.t
 		j.User = d.ids[c.ci]
@@ -164,13 +198,12 @@ func (d *Draw) WriteJobs(w trace.JobWriter) error {
 		if err := w.WriteJob(&j); err != nil {
 			return err
 		}
-		if c.advance(d); c.ok {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
+		if c.advance(d); !c.ok {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
 		}
+		h.down(0)
 	}
-	return nil
 }
 
 // Header returns the header of the workload's log, as [Workload.Trace]

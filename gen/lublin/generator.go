@@ -359,6 +359,7 @@ func Generate(cfg Config) (swf.Header, []swf.Job, error) {
 // as [Generate]'s.
 func (g *Generator) Stream(w trace.JobWriter) (int, error) {
 	n := 0
+	var tj trace.Job
 	for {
 		j, ok := g.Next()
 		if !ok {
@@ -366,8 +367,8 @@ func (g *Generator) Stream(w trace.JobWriter) (int, error) {
 		}
 		n++
 		s := j.SWF(int64(n))
-		tj, err := trace.FromSWF(&s)
-		if err != nil {
+		var err error
+		if tj, err = trace.FromSWF(&s); err != nil {
 			return n, fmt.Errorf("job %d: %w", n, err)
 		}
 		if err := w.WriteJob(&tj); err != nil {
