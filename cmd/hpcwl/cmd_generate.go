@@ -334,4 +334,3 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	}
 	return nil
 }
-
