@@ -334,3 +334,16 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	}
 	return nil
 }
+
+// swfTrace builds a trace from SWF records.
+func swfTrace(h swf.Header, jobs []swf.Job) (*trace.Trace, error) {
+	tj := make([]trace.Job, len(jobs))
+	for i := range jobs {
+		j, err := trace.FromSWF(&jobs[i])
+		if err != nil {
+			return nil, fmt.Errorf("job %d: %w", jobs[i].ID, err)
+		}
+		tj[i] = j
+	}
+	return trace.New(h, tj, trace.Options{}), nil
+}
