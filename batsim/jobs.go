@@ -1,6 +1,8 @@
 package batsim
 
 import (
+	"cmp"
+	"container/heap"
 	"encoding/csv"
 	"io"
 	"slices"
@@ -80,17 +82,180 @@ func WriteJobs(w io.Writer, res *sim.Result, workload string) error {
 	}
 	rec := make([]string, len(JobsColumns))
 	itoa := func(v int64) string { return strconv.FormatInt(v, 10) }
-	for _, r := range Rows(res, workload) {
+	put := func(r *JobRow) error {
 		rec = append(rec[:0], itoa(r.JobID), r.WorkloadName, r.Profile, itoa(r.SubmissionTime), itoa(r.RequestedResources),
 			itoa(r.RequestedTime), itoa(int64(r.Success)), r.FinalState, itoa(r.StartingTime), itoa(r.ExecutionTime), itoa(r.FinishTime),
 			itoa(r.WaitingTime), itoa(r.TurnaroundTime), strconv.FormatFloat(r.Stretch, 'g', 10, 64), r.AllocatedResources,
 			strconv.FormatFloat(r.ConsumedEnergy, 'g', -1, 64), r.Metadata)
-		if err := cw.Write(rec); err != nil {
+		return cw.Write(rec)
+	}
+	if idOrdered(res) {
+		if err := streamRows(res, workload, put); err != nil {
 			return err
+		}
+	} else {
+		rows := Rows(res, workload)
+		for i := range rows {
+			if err := put(&rows[i]); err != nil {
+				return err
+			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// row returns job i of res as a line of jobs.csv with the processors alloc.
+func row(res *sim.Result, i int, workload, alloc string) JobRow {
+	o := &res.Jobs[i]
+	exec := o.Ran()
+	turn := o.End - o.Submit
+	var success int32 = 1
+	state := "COMPLETED_SUCCESSFULLY"
+	if o.Killed {
+		success, state = 0, "COMPLETED_WALLTIME_REACHED"
+	}
+	return JobRow{JobID: o.ID, WorkloadName: workload, Profile: "rigid", SubmissionTime: int64(o.Submit),
+		RequestedResources: int64(o.Procs), RequestedTime: int64(o.Estimate), Success: success, FinalState: state,
+		StartingTime: int64(o.Start), ExecutionTime: int64(exec), FinishTime: int64(o.End), WaitingTime: int64(o.Wait()),
+		TurnaroundTime: int64(turn), AllocatedResources: alloc, ConsumedEnergy: -1,
+		Stretch: max(1, float64(turn)/float64(max(exec, 1)))}
+}
+
+// idOrdered reports whether res's jobs are in order of job number (as
+// they are in arrival order when the log numbers its jobs as they come).
+func idOrdered(res *sim.Result) bool {
+	for k := 1; k < len(res.Jobs); k++ {
+		if res.Jobs[k].ID < res.Jobs[k-1].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// streamRows hands put the rows of [Rows] one at a time, for jobs already
+// in order of job number, without building them all: the processors are
+// allocated in the event order of [Allocate] (starts sorted, ends from a
+// heap of the running jobs), and a row waits only until the jobs before it
+// in the file have started. It keeps 4 bytes per job (the start order) and,
+// for the jobs started ahead of the first one not yet written, their
+// processor lists.
+func streamRows(res *sim.Result, workload string, put func(*JobRow) error) error {
+	jobs := res.Jobs
+	starts := make([]int32, 0, len(jobs))
+	for i := range jobs {
+		if jobs[i].Start >= 0 {
+			starts = append(starts, int32(i))
+		}
+	}
+	kind := func(i int32) int8 { // as in Allocate: 1 zero-length job, 2 start
+		if jobs[i].End == jobs[i].Start {
+			return 1
+		}
+		return 2
+	}
+	slices.SortFunc(starts, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(jobs[a].Start, jobs[b].Start), cmp.Compare(kind(a), kind(b)), cmp.Compare(a, b))
+	})
+	var run endHeap
+	free := []span{{0, int32(res.Procs)}}
+	var buf []byte
+	// Rows from next on wait in pend until their allocation is known:
+	// pend[head+k] is job next+k (head saves moving the window at every
+	// row; it is compacted once half of it is spent).
+	next, head := 0, 0
+	var pend []string
+	var known []bool
+	flush := func() error {
+		for next < len(jobs) {
+			a, ok := "", jobs[next].Start < 0
+			if head < len(pend) {
+				a, ok = pend[head], ok || known[head]
+			}
+			if !ok {
+				break
+			}
+			r := row(res, next, workload, a)
+			if err := put(&r); err != nil {
+				return err
+			}
+			next++
+			if head < len(pend) {
+				pend[head] = ""
+				head++
+			}
+		}
+		if head >= len(pend) {
+			pend, known, head = pend[:0], known[:0], 0
+		} else if 2*head > len(pend) {
+			n := copy(pend, pend[head:])
+			copy(known, known[head:])
+			pend, known, head = pend[:n], known[:n], 0
+		}
+		return nil
+	}
+	for _, i := range starts {
+		o := &jobs[i]
+		for len(run) > 0 && run[0].end <= o.Start {
+			for _, sp := range run[0].held {
+				free = release(free, sp)
+			}
+			heap.Pop(&run)
+		}
+		var got []span
+		got, free = take(free, o.Procs)
+		buf = buf[:0]
+		for k, sp := range got {
+			if k > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = strconv.AppendInt(buf, int64(sp.lo), 10)
+			if sp.hi-sp.lo > 1 {
+				buf = append(buf, '-')
+				buf = strconv.AppendInt(buf, int64(sp.hi-1), 10)
+			}
+		}
+		if kind(i) == 1 {
+			for _, sp := range got {
+				free = release(free, sp)
+			}
+		} else {
+			heap.Push(&run, held{end: o.End, ref: i, held: got})
+		}
+		k := head + int(i) - next
+		for len(pend) <= k {
+			pend, known = append(pend, ""), append(known, false)
+		}
+		pend[k], known[k] = string(buf), true
+		if int(i) == next || jobs[next].Start < 0 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// held is a running job's processors, in a heap by (end, ref).
+type held struct {
+	end  sim.Time
+	ref  int32
+	held []span
+}
+
+type endHeap []held
+
+func (h endHeap) Len() int { return len(h) }
+func (h endHeap) Less(a, b int) bool {
+	return h[a].end < h[b].end || (h[a].end == h[b].end && h[a].ref < h[b].ref)
+}
+func (h endHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *endHeap) Push(x any)   { *h = append(*h, x.(held)) }
+func (h *endHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 func sortByID(order []int, res *sim.Result) {

@@ -173,7 +173,7 @@ func (pl *Plan) Simulate(ctx context.Context, s sim.Scheduler, so sim.Options) (
 	res, err := sim.Run(ctx, src, s, sim.Config{
 		Procs: w.Procs, Predictor: so.Predictor, Kill: so.Kill,
 		Progress: so.Progress, CheckEvery: so.CheckEvery, SizeHint: len(w.Jobs),
-		RecordPredictions: so.RecordPredictions, PassEveryEvent: so.PassEveryEvent,
+		RecordPredictions: so.RecordPredictions, RecordRevisions: so.RecordRevisions, PassEveryEvent: so.PassEveryEvent,
 	})
 	if err != nil {
 		return nil, err

@@ -97,7 +97,8 @@ func ComputeAccuracy(res *sim.Result, jobs []int32) Accuracy {
 // accuracy over jobs.
 func timeWeighted(res *sim.Result, jobs []int32) (ae, ra float64) {
 	// Group the log by job (counting sort, keeping the order of each job's
-	// predictions).
+	// predictions). A log of revisions only (res.Revisions) gets each job's arrival
+	// prediction back in front of its own entries.
 	off := make([]int32, len(res.Jobs)+1)
 	for _, c := range res.Predictions {
 		off[c.Job+1]++
@@ -112,9 +113,16 @@ func timeWeighted(res *sim.Result, jobs []int32) (ae, ra float64) {
 		byJob[next[c.Job]] = c
 		next[c.Job]++
 	}
+	var buf []sim.PredictionChange
 	for _, i := range jobs {
 		o := &res.Jobs[i]
-		e, a := JobAccuracy(o, byJob[off[i]:off[i+1]])
+		preds := byJob[off[i]:off[i+1]]
+		if res.Revisions {
+			buf = append(buf[:0], sim.PredictionChange{Job: sim.Ref(i), At: o.Submit, Prediction: o.Initial})
+			buf = append(buf, preds...)
+			preds = buf
+		}
+		e, a := JobAccuracy(o, preds)
 		ae += e
 		ra += a
 	}

@@ -63,4 +63,23 @@ func TestComputeAccuracy(t *testing.T) {
 	if b.TimeWeighted || b.Jobs != 2 || !near(b.InitialAbsError, (90+49)/2.0) || !near(b.InitialRelAccuracy, 0.06) {
 		t.Errorf("without log, jobs 0 and 2: got %+v", b)
 	}
+	// The same log without the arrival entries, as sim.Config.RecordRevisions
+	// keeps it, gives the same figures.
+	rev := accuracyRun(true)
+	var kept []sim.PredictionChange
+	seen := map[sim.Ref]bool{}
+	for _, c := range rev.Predictions {
+		if o := rev.Jobs[c.Job]; !seen[c.Job] && c.At == o.Submit && c.Prediction == o.Initial {
+			seen[c.Job] = true
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if len(kept) != len(rev.Predictions)-3 {
+		t.Fatalf("arrival entries: %d of %d left", len(kept), len(rev.Predictions))
+	}
+	rev.Predictions, rev.Revisions = kept, true
+	if c := ComputeAccuracy(rev, nil); c != a {
+		t.Errorf("from revisions: got %+v, want %+v", c, a)
+	}
 }

@@ -34,6 +34,13 @@ type Options struct {
 	// slowdown and bounded slowdown of this level (e.g. 0.95) by batch
 	// means over the measured jobs in arrival order ([stats.BatchMeans]).
 	CILevel float64
+	// DeferIntervals keeps what the intervals need (each measured job's
+	// wait and runtime, 16 bytes) in the summary instead of computing them:
+	// [Summary.FinishIntervals] computes them later, once the run's
+	// outcomes are no longer held, so that the Fourier transform of the
+	// autocorrelation (40 bytes per point, 2 to 4 points per job) does not
+	// add to them at the peak.
+	DeferIntervals bool
 }
 
 // Interval is a confidence interval of one run's mean, or the reason
@@ -139,6 +146,39 @@ type Summary struct {
 	// user ID) and by calendar month of submission (in order).
 	PerUser  []Group `json:"per_user,omitempty"`
 	PerMonth []Group `json:"per_month,omitempty"`
+
+	pending *sample // Options.DeferIntervals: the intervals still to compute
+}
+
+// sample is what the intervals of a run need: each measured job's wait
+// and runtime, in arrival order, and the intervals' level.
+type sample struct {
+	waits, runs []sim.Time
+	tau         sim.Time
+	level       float64
+}
+
+// FinishIntervals computes the confidence intervals deferred by
+// Options.DeferIntervals (the same as Compute gives without it) and drops
+// the jobs' figures they needed. It does nothing otherwise.
+func (s *Summary) FinishIntervals() {
+	p := s.pending
+	if p == nil {
+		return
+	}
+	s.pending = nil
+	var x []float64
+	var ci [quantities]Interval
+	var o sim.Outcome
+	for _, q := range []int{waitQ, sdQ, bsdQ} {
+		x = x[:0]
+		for k, w := range p.waits {
+			o.Start, o.End = w, w+p.runs[k]
+			x = append(x, quantity(&o, q, p.tau))
+		}
+		ci[q] = interval(x, p.level)
+	}
+	s.CI = &Intervals{ci[waitQ], ci[sdQ], ci[bsdQ]}
 }
 
 // Compute returns the figures of res. Jobs that never started (none in a
@@ -167,7 +207,6 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	s.Makespan = w.makespan
 	s.WindowStart, s.WindowEnd = w.start, w.end
 	n := len(jobs)
-	v := newVectors(n)
 	measured := make([]int32, 0, n)
 	var busy float64
 	completed, backfilled := 0, 0
@@ -183,7 +222,6 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 			continue
 		}
 		measured = append(measured, int32(i))
-		v.add(o, tau)
 		if o.End == o.Start {
 			s.ZeroRuntime++
 		}
@@ -206,11 +244,31 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	if s.Jobs > 0 {
 		s.Backfilled = float64(backfilled) / float64(s.Jobs)
 	}
-	if opt.CILevel > 0 {
-		// Before v.stats, which reorders the vectors.
-		s.CI = &Intervals{interval(v.wait, opt.CILevel), interval(v.sd, opt.CILevel), interval(v.bsd, opt.CILevel)}
+	// One quantity at a time through one buffer: 8 bytes per measured job
+	// instead of four vectors of them. The intervals see each quantity in
+	// arrival order, before summarize reorders it.
+	var x []float64
+	var ci [quantities]Interval
+	now := opt.CILevel > 0 && !opt.DeferIntervals
+	for q := range quantities {
+		x = fill(x, jobs, measured, q, tau)
+		if now && q != respQ {
+			ci[q] = interval(x, opt.CILevel)
+		}
+		*s.stat(q) = summarize(x)
 	}
-	s.Wait, s.Response, s.Slowdown, s.BoundedSlowdown = v.stats()
+	if now {
+		s.CI = &Intervals{ci[waitQ], ci[sdQ], ci[bsdQ]}
+	}
+	if opt.CILevel > 0 && opt.DeferIntervals {
+		p := &sample{waits: make([]sim.Time, len(measured)), runs: make([]sim.Time, len(measured)), tau: tau, level: opt.CILevel}
+		for k, i := range measured {
+			o := &jobs[i]
+			p.waits[k], p.runs[k] = o.Start-o.Submit, o.End-o.Start
+		}
+		s.pending = p
+	}
+	x = nil
 	s.QueueMean, s.QueueMax = queueStats(res, s.WindowStart, s.WindowEnd)
 	s.Accuracy = ComputeAccuracy(res, measured)
 	if !opt.NoGroups {
@@ -323,6 +381,46 @@ func (m *months) key(t sim.Time) string {
 	return m.name
 }
 
+// The per-job quantities: wait, response, slowdown and bounded slowdown.
+const (
+	waitQ = iota
+	respQ
+	sdQ
+	bsdQ
+	quantities
+)
+
+// stat returns the field of quantity q.
+func (s *Summary) stat(q int) *Stat {
+	return [...]*Stat{&s.Wait, &s.Response, &s.Slowdown, &s.BoundedSlowdown}[q]
+}
+
+// quantity returns quantity q of job o, as vectors.add computes it.
+func quantity(o *sim.Outcome, q int, tau sim.Time) float64 {
+	w := float64(o.Start - o.Submit)
+	if q == waitQ {
+		return w
+	}
+	run := o.End - o.Start
+	r := w + float64(run)
+	switch q {
+	case respQ:
+		return r
+	case sdQ:
+		return max(1, r/float64(max(run, 1)))
+	}
+	return max(1, r/float64(max(run, tau)))
+}
+
+// fill sets x to quantity q of the listed jobs, in their order.
+func fill(x []float64, jobs []sim.Outcome, idx []int32, q int, tau sim.Time) []float64 {
+	x = slices.Grow(x[:0], len(idx))
+	for _, i := range idx {
+		x = append(x, quantity(&jobs[i], q, tau))
+	}
+	return x
+}
+
 // vectors hold the per-job quantities of the measured jobs.
 type vectors struct {
 	wait, resp, sd, bsd []float64
@@ -340,10 +438,6 @@ func (v *vectors) add(o *sim.Outcome, tau sim.Time) {
 	v.resp = append(v.resp, r)
 	v.sd = append(v.sd, max(1, r/float64(max(run, 1))))
 	v.bsd = append(v.bsd, max(1, r/float64(max(run, tau))))
-}
-
-func (v *vectors) stats() (w, r, sd, bsd Stat) {
-	return summarize(v.wait), summarize(v.resp), summarize(v.sd), summarize(v.bsd)
 }
 
 // summarize returns the statistics of x, reordering it. Quantiles are
@@ -440,15 +534,19 @@ func groups(jobs []sim.Outcome, measured []int32, tau sim.Time, key func(*sim.Ou
 		slices.Sort(keys)
 	}
 	out := make([]Group, 0, len(keys))
-	v := newVectors(0)
+	var x []float64
 	for _, k := range keys {
-		v.wait, v.resp, v.sd, v.bsd = v.wait[:0], v.resp[:0], v.sd[:0], v.bsd[:0]
-		for _, i := range idx[k] {
-			v.add(&jobs[i], tau)
-		}
 		g := Group{Key: k, Jobs: len(idx[k])}
-		g.Wait, g.Response, g.Slowdown, g.BoundedSlowdown = v.stats()
+		for q := range quantities {
+			x = fill(x, jobs, idx[k], q, tau)
+			*g.stat(q) = summarize(x)
+		}
 		out = append(out, g)
 	}
 	return out
+}
+
+// stat returns the field of quantity q.
+func (g *Group) stat(q int) *Stat {
+	return [...]*Stat{&g.Wait, &g.Response, &g.Slowdown, &g.BoundedSlowdown}[q]
 }

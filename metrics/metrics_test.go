@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
@@ -162,6 +163,25 @@ func TestConfidenceIntervals(t *testing.T) {
 	w := s.CI.Wait
 	if w.Method != "batch means" || !(w.Low < s.Wait.Mean && s.Wait.Mean < w.High) || w.High-w.Low > 10 || w.Note != "" {
 		t.Errorf("wait interval %+v around %v", w, s.Wait.Mean)
+	}
+	// Deferred, the intervals are the same, each computed from its own
+	// series (runtimes vary here so that the slowdowns differ).
+	for i := range res.Jobs {
+		if i%3 == 0 {
+			res.Jobs[i].End = res.Jobs[i].Start + sim.Time(i%7)
+		}
+	}
+	s2, err := Compute(res, Options{CILevel: 0.9, WarmUpJobs: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Compute(res, Options{CILevel: 0.9, WarmUpJobs: 10, DeferIntervals: true})
+	if err != nil || d.CI != nil {
+		t.Fatalf("deferred: %v, %+v", err, d.CI)
+	}
+	d.FinishIntervals()
+	if d.CI == nil || !reflect.DeepEqual(*d.CI, *s2.CI) || d.CI.Slowdown == d.CI.BoundedSlowdown {
+		t.Errorf("deferred intervals %+v, want %+v", d.CI, s2.CI)
 	}
 	res.Jobs = res.Jobs[:5]
 	s, err = Compute(res, Options{CILevel: 0.95})

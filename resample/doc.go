@@ -28,6 +28,15 @@
 // made. [Saturated] is the saturation detector of Zakay's thesis, chapter 3,
 // section 6, run on the outstanding jobs at each week start ([Outstanding]).
 //
+// Beyond the thesis's tested applications, the package implements those
+// it proposes (chapter 3, section 6): [Mix] resamples the users of several
+// logs into one workload; [Preference] biases the choice of users towards
+// a class (selective resampling); [Shake] and [ShakeRuns] move whole
+// sessions, whole user sub-traces or single runtimes slightly and show
+// how far a simulated metric moves; [Pools.WeeklySegments] and
+// [Pools.Segment] cut a log into stretches of stationary weekly load and
+// resample from one of them.
+//
 // All randomness comes from a PCG stream built from Options.Seed and
 // Options.Stream, so the same options give the same workload, byte for
 // byte; replications use one stream per variant.

@@ -84,6 +84,18 @@ type gen struct {
 	// once leaves out the regenerated long-term copies (TBUOS regenerates
 	// them when their predecessor's last job ends).
 	once bool
+	// wLT and wT are the selective-resampling weights of the long-term and
+	// temporary users; nil without a preference.
+	wLT, wT []float64
+}
+
+// newGen starts a generation.
+func newGen(p *Pools, pr Params, opt Options) *gen {
+	g := &gen{p: p, pr: pr, rng: rand.New(rand.NewPCG(opt.Seed, opt.Stream))}
+	if opt.Prefer != nil {
+		g.wLT, g.wT = p.Weights(p.LongTerm, opt.Prefer), p.Weights(p.Temporary, opt.Prefer)
+	}
+	return g
 }
 
 // Generate draws one workload from the pools (Zakay, Improved Realism and Representativeness of Workloads to Improve Reliability of Performance Evaluations, PhD thesis, chapter 3, section 4 with the
@@ -94,7 +106,7 @@ func (p *Pools) Generate(opt Options) (*Workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &gen{p: p, pr: pr, rng: rand.New(rand.NewPCG(opt.Seed, opt.Stream))}
+	g := newGen(p, pr, opt)
 	g.longTerm()
 	g.initialTemporary()
 	g.weekly()
@@ -112,11 +124,15 @@ func (g *gen) longTerm() {
 	n := g.pr.LongTerm
 	q := n / len(lt)
 	counts := make([]int, len(lt))
-	for i := range counts {
-		counts[i] = q
-	}
-	for _, i := range g.rng.Perm(len(lt))[:n-q*len(lt)] {
-		counts[i]++
+	if g.wLT != nil {
+		counts = systematic(g.wLT, n, g.rng.Float64())
+	} else {
+		for i := range counts {
+			counts[i] = q
+		}
+		for _, i := range g.rng.Perm(len(lt))[:n-q*len(lt)] {
+			counts[i]++
+		}
 	}
 	slot := int32(0)
 	cycle := g.pr.CycleWeeks
@@ -129,12 +145,17 @@ func (g *gen) longTerm() {
 		if m == 0 {
 			continue
 		}
-		a := u.LastWeek - u.FirstWeek + 1
+		a, base := u.LastWeek-u.FirstWeek+1, u.FirstWeek
+		if g.pr.CyclePhase {
+			a, base = cycle, g.p.cal.week(g.p.Start)
+		}
 		w1 := g.rng.IntN(a)
 		for c := 0; c < m; c++ {
-			w0 := u.FirstWeek + (w1+c*(a/m))%a
+			w0 := base + (w1+c*(a/m))%a
 			if common >= 0 {
-				w0 = (common + c*(cycle/m)) % cycle
+				// Weeks of the cycle count from the period's first week
+				// (not 0, for a period that starts later, e.g. a segment).
+				w0 = g.p.cal.week(g.p.Start) + (common+c*(cycle/m))%cycle
 			}
 			shift := -w0
 			g.add(Copy{User: u.ID, Class: LongTerm, Slot: slot, Shift: shift, From: firstFrom(g.p, u, w0), u: u})
@@ -170,6 +191,9 @@ func (g *gen) initialTemporary() {
 		if left <= 0 {
 			for i, u := range tp {
 				weights[i] = float64(u.WeeksActive)
+				if g.wT != nil {
+					weights[i] *= g.wT[i]
+				}
 				left += weights[i]
 			}
 		}
@@ -199,6 +223,19 @@ func (g *gen) weekly() {
 	}
 	rounds := max(1, int(math.Ceil(g.pr.WeeklyRate/float64(len(tp)))))
 	prob := g.pr.WeeklyRate / float64(rounds*len(tp))
+	var probs []float64 // per user, with a preference
+	if g.wT != nil {
+		sum, hi := 0.0, 0.0
+		for _, x := range g.wT {
+			sum += x
+			hi = max(hi, x)
+		}
+		rounds = max(1, int(math.Ceil(g.pr.WeeklyRate*hi/sum)))
+		probs = make([]float64, len(tp))
+		for i, x := range g.wT {
+			probs[i] = g.pr.WeeklyRate * x / sum / float64(rounds)
+		}
+	}
 	pRare := g.pr.RBNPW / g.pr.WeeklyRate
 	k0 := 1
 	if g.pr.WeekZeroArrivals {
@@ -206,8 +243,12 @@ func (g *gen) weekly() {
 	}
 	for k := k0; k < g.pr.Weeks; k++ {
 		for r := 0; r < rounds; r++ {
-			for _, u := range tp {
-				if g.rng.Float64() >= prob {
+			for i, u := range tp {
+				pu := prob
+				if probs != nil {
+					pu = probs[i]
+				}
+				if g.rng.Float64() >= pu {
 					continue
 				}
 				c := Copy{User: u.ID, Class: Temporary, Slot: -1, Shift: k - u.FirstWeek, u: u}

@@ -1,6 +1,7 @@
 package resample
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -48,6 +49,18 @@ type Options struct {
 	// not the thesis's method: comparing it with the default isolates what
 	// independent starts do to the overlap of heavy users.
 	AlignLongTerm bool
+	// CyclePhase starts every long-term user at a uniformly random week of
+	// its whole cycle (the log period), which may fall in its
+	// off-activity gap, instead of at a random week of its activity. A
+	// periodic process with a uniform random phase is stationary, so the
+	// long-term users' load no longer peaks in the first weeks and again
+	// every cycle: our choice for long stationary workloads (Zakay's
+	// thesis, chapter 3, section 4, starts each long-term user inside its
+	// activity, which puts every one of them to work at time 0).
+	CyclePhase bool
+	// Prefer, when not nil, biases the choice of users towards a class
+	// (selective resampling; see [Preference] for the weighting).
+	Prefer *Preference
 }
 
 // Params are the generator's parameters as resolved for one run (Zakay's
@@ -81,6 +94,13 @@ type Params struct {
 	WeekZeroArrivals bool `json:"week_zero_arrivals"`
 	InnerRate        bool `json:"inner_rate"`
 	AlignLongTerm    bool `json:"align_long_term,omitempty"`
+	CyclePhase       bool `json:"cycle_phase,omitempty"`
+	// Prefer describes the selective-resampling preference, if any
+	// (Preference.String); PreferredLongTerm and PreferredTemporary count
+	// the preferred users of each pool.
+	Prefer             string `json:"prefer,omitempty"`
+	PreferredLongTerm  int    `json:"preferred_long_term,omitempty"`
+	PreferredTemporary int    `json:"preferred_temporary,omitempty"`
 }
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -118,10 +138,29 @@ func (p *Pools) params(opt Options) (Params, error) {
 		WeeklyRate:       f * float64(len(p.Temporary)) / rateWeeks,
 		RBNPW:            opt.RBNPW, LogWeeks: lw, CycleWeeks: p.cycleWeeks(),
 		Seed: opt.Seed, Stream: opt.Stream, WeekZeroArrivals: opt.WeekZeroArrivals, InnerRate: opt.InnerRate,
-		AlignLongTerm: opt.AlignLongTerm,
+		AlignLongTerm: opt.AlignLongTerm, CyclePhase: opt.CyclePhase,
 	}
 	if opt.RBNPW < 0 || opt.RBNPW > pr.WeeklyRate || math.IsNaN(opt.RBNPW) {
 		return Params{}, &RangeError{Name: "RB_NPW", Value: fmtFloat(opt.RBNPW), Min: "0", Max: fmtFloat(pr.WeeklyRate) + " (the weekly arrival rate of temporary users)"}
+	}
+	if pf := opt.Prefer; pf != nil {
+		if !(pf.Bias > 0) || math.IsInf(pf.Bias, 0) {
+			return Params{}, &RangeError{Name: "bias", Value: fmtFloat(pf.Bias), Min: "just above 0", Max: "any finite number"}
+		}
+		if pf.Users == nil && featureNames[pf.Feature] == "" {
+			return Params{}, fmt.Errorf("resample: unknown feature %d", pf.Feature)
+		}
+		pr.Prefer = pf.String()
+		for _, b := range p.Preferred(p.LongTerm, pf) {
+			if b {
+				pr.PreferredLongTerm++
+			}
+		}
+		for _, b := range p.Preferred(p.Temporary, pf) {
+			if b {
+				pr.PreferredTemporary++
+			}
+		}
 	}
 	if opt.RBNPW > 0 && len(p.Rare) == 0 {
 		return Params{}, ErrNoRare

@@ -86,6 +86,12 @@ func paramsText(p *Pools, pr Params) string {
 	if pr.AlignLongTerm {
 		b.WriteString(" align_long_term=true")
 	}
+	if pr.CyclePhase {
+		b.WriteString(" cycle_phase=true")
+	}
+	if pr.Prefer != "" {
+		fmt.Fprintf(&b, " prefer=%s preferred_long_term=%d preferred_temporary=%d", pr.Prefer, pr.PreferredLongTerm, pr.PreferredTemporary)
+	}
 	for _, r := range p.Rare {
 		fmt.Fprintf(&b, " rare=%v", *r.Period)
 	}
@@ -108,16 +114,28 @@ type CopyInfo struct {
 	Class      Class
 	Slot       int32
 	ShiftWeeks int
+	// Log is the copy's log number in a mixed log (the sixth field), 0
+	// in a log resampled from one log.
+	Log int
 }
 
-// Copies reads the UserCopy lines of a generated log's header, by copy ID.
+// Copies reads the UserCopy lines of a generated or mixed log's header, by
+// copy ID.
 // A header without them gives an empty map.
 func Copies(h *swf.Header) (map[int32]CopyInfo, error) {
 	m := map[int32]CopyInfo{}
 	for _, v := range h.GetAll(KeyCopy) {
 		f := strings.Fields(v)
-		if len(f) != 5 {
-			return nil, fmt.Errorf("resample: header line %q: want %s: ID USER CLASS SLOT SHIFT", v, KeyCopy)
+		if len(f) != 5 && len(f) != 6 {
+			return nil, fmt.Errorf("resample: header line %q: want %s: ID USER CLASS SLOT SHIFT [LOG]", v, KeyCopy)
+		}
+		lg := 0
+		if len(f) == 6 {
+			x, err := strconv.Atoi(f[5])
+			if err != nil || x < 1 {
+				return nil, fmt.Errorf("resample: header line %q: log number %q: want a number from 1", v, f[5])
+			}
+			lg = x
 		}
 		var nums [4]int64
 		for i, s := range []string{f[0], f[1], f[3], f[4]} {
@@ -131,7 +149,7 @@ func Copies(h *swf.Header) (map[int32]CopyInfo, error) {
 		if err != nil {
 			return nil, fmt.Errorf("resample: header line %q: %v", v, err)
 		}
-		m[int32(nums[0])] = CopyInfo{ID: int32(nums[0]), User: int32(nums[1]), Class: c, Slot: int32(nums[2]), ShiftWeeks: int(nums[3])}
+		m[int32(nums[0])] = CopyInfo{ID: int32(nums[0]), User: int32(nums[1]), Class: c, Slot: int32(nums[2]), ShiftWeeks: int(nums[3]), Log: lg}
 	}
 	return m, nil
 }

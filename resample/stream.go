@@ -3,7 +3,6 @@ package resample
 import (
 	"cmp"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/hpcwl/hpcwl/swf"
@@ -39,7 +38,7 @@ func (p *Pools) Draw(opt Options) (*Draw, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &gen{p: p, pr: pr, rng: rand.New(rand.NewPCG(opt.Seed, opt.Stream))}
+	g := newGen(p, pr, opt)
 	g.longTerm()
 	g.initialTemporary()
 	g.weekly()

@@ -2,8 +2,8 @@ package resample
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sort"
 	"strconv"
 
@@ -118,6 +118,9 @@ func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*
 	if err != nil {
 		return nil, err
 	}
+	if pr.CyclePhase {
+		return nil, errors.New("resample: CyclePhase applies to open generation only: TBUOS regenerates a long-term user when its last job ends, so a copy must start inside its activity")
+	}
 	procs := opt.Procs
 	if procs <= 0 {
 		if procs, err = p.Trace.MachineSize(); err != nil {
@@ -128,7 +131,8 @@ func (p *Pools) TBUOS(ctx context.Context, s sim.Scheduler, opt TBUOSOptions) (*
 	if opt.Feedback != nil {
 		fo = *opt.Feedback
 	}
-	g := &gen{p: p, pr: pr, rng: rand.New(rand.NewPCG(opt.Seed, opt.Stream)), once: true}
+	g := newGen(p, pr, opt.Options)
+	g.once = true
 	g.longTerm()
 	g.initialTemporary()
 	g.weekly()

@@ -160,7 +160,7 @@ func Read(r io.Reader, name string, opt Options) (*trace.Trace, *Summary, error)
 		}
 		state := strings.TrimSpace(f[cState])
 		word, _, _ := strings.Cut(state, " ")
-		status := -2
+		var status int
 		switch word {
 		case "COMPLETED":
 			status = 1

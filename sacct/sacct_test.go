@@ -209,3 +209,99 @@ func TestParseDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsetFields: the SWF fields sacct has no value for are -1 (unknown).
+func TestUnsetFields(t *testing.T) {
+	tr, _ := readFile(t, "testdata/slurm-22.05.txt")
+	for _, j := range tr.Jobs {
+		if j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 || j.App != -1 || j.Queue != -1 || j.Preceding != -1 || j.ThinkTime != -1 {
+			t.Fatalf("job %d: %+v", j.ID, j)
+		}
+	}
+}
+
+// TestFields: one record at a time, each field's edge values.
+func TestFields(t *testing.T) {
+	head := "JobIDRaw|Submit|Start|End|State|ElapsedRaw|Elapsed|TimelimitRaw|Timelimit|NCPUS|ReqCPUS|UID|User|GID|Group|Partition\n"
+	rec := func(fields map[string]string) string {
+		def := map[string]string{"JobIDRaw": "1", "Submit": "2024-03-01T10:00:00", "Start": "2024-03-01T10:00:05", "End": "2024-03-01T10:01:05",
+			"State": "COMPLETED", "ElapsedRaw": "60", "Elapsed": "00:01:00", "TimelimitRaw": "2", "Timelimit": "00:02:00", "NCPUS": "4", "ReqCPUS": "4",
+			"UID": "7", "User": "u", "GID": "9", "Group": "g", "Partition": "p"}
+		for k, v := range fields {
+			def[k] = v
+		}
+		var vs []string
+		for _, k := range strings.Split(strings.TrimSpace(head), "|") {
+			vs = append(vs, def[k])
+		}
+		return head + strings.Join(vs, "|") + "\n"
+	}
+	type job struct {
+		wait, run, req    int64
+		procs, reqP, user int32
+		group, part, stat int32
+	}
+	for _, c := range []struct {
+		name string
+		set  map[string]string
+		want job
+		err  string
+	}{
+		{"plain", nil, job{5, 60, 120, 4, 4, 7, 9, 1, 1}, ""},
+		{"raw beats text", map[string]string{"ElapsedRaw": "61", "Elapsed": "00:00:01", "TimelimitRaw": "3"}, job{5, 61, 180, 4, 4, 7, 9, 1, 1}, ""},
+		{"limit 0", map[string]string{"TimelimitRaw": "0", "Timelimit": "00:00:00"}, job{5, 60, -1, 4, 4, 7, 9, 1, 1}, ""},
+		{"text limit", map[string]string{"TimelimitRaw": "UNLIMITED", "Timelimit": "1-00:00:00"}, job{5, 60, 86400, 4, 4, 7, 9, 1, 1}, ""},
+		{"partition limit", map[string]string{"TimelimitRaw": "Partition_Limit", "Timelimit": "Partition_Limit"}, job{5, 60, -1, 4, 4, 7, 9, 1, 1}, ""},
+		{"no cpus", map[string]string{"NCPUS": "0", "ReqCPUS": "0"}, job{5, 60, 120, -1, -1, 7, 9, 1, 1}, ""},
+		{"names", map[string]string{"UID": "", "GID": "x"}, job{5, 60, 120, 4, 4, 1, 1, 1, 1}, ""},
+		{"no partition", map[string]string{"Partition": ""}, job{5, 60, 120, 4, 4, 7, 9, -1, 1}, ""},
+		{"never started", map[string]string{"Start": "None", "State": "CANCELLED"}, job{-1, -1, 120, 4, 4, 7, 9, 1, 5}, ""},
+		{"timeout", map[string]string{"State": "TIMEOUT"}, job{5, 60, 120, 4, 4, 7, 9, 1, 0}, ""},
+		{"start at submit", map[string]string{"Start": "2024-03-01T10:00:00"}, job{0, 60, 120, 4, 4, 7, 9, 1, 1}, ""},
+		{"bad elapsed", map[string]string{"ElapsedRaw": "-3"}, job{}, "field ElapsedRaw"},
+		{"bad limit", map[string]string{"TimelimitRaw": "soon", "Timelimit": "soon"}, job{}, "field Timelimit"},
+		{"bad cpus", map[string]string{"NCPUS": "-2"}, job{}, "field NCPUS"},
+		{"bad requested cpus", map[string]string{"ReqCPUS": "four"}, job{}, "field ReqCPUS"},
+		{"negative submit", map[string]string{"Submit": "1969-12-31T23:59:59", "Start": "1970-01-01T00:00:05"}, job{}, "field Submit"},
+	} {
+		tr, _, err := Read(strings.NewReader(rec(c.set)), "f", Options{})
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		j := tr.Jobs[0]
+		if got := (job{j.Wait, j.Runtime, j.ReqTime, j.Procs, j.ReqProcs, j.User, j.Group, j.Partition, j.Status}); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestElapsedFallbacks: without ElapsedRaw the run time is Elapsed, and
+// without either End - Start.
+func TestElapsedFallbacks(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"JobID|Submit|Start|End|State|Elapsed\n1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T11:00:00|COMPLETED|00:30:00\n", 1800},
+		{"JobID|Submit|Start|End|State\n1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T11:00:00|COMPLETED\n", 3600},
+		{"JobID|Submit|Start|End|State\n1|2024-03-01T10:00:00|2024-03-01T10:00:00|Unknown|FAILED\n", -1},
+	} {
+		tr, _, err := Read(strings.NewReader(c.in), "f", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.Jobs[0].Runtime; got != c.want {
+			t.Errorf("%q: run time %d, want %d", c.in, got, c.want)
+		}
+	}
+	if _, _, err := Read(strings.NewReader("JobID|Submit|Start|End|State|Elapsed\n1|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T11:00:00|COMPLETED|later\n"), "f", Options{}); err == nil || !strings.Contains(err.Error(), "field Elapsed") {
+		t.Errorf("bad Elapsed: %v", err)
+	}
+}

@@ -45,10 +45,10 @@ type EASY struct {
 	idx     sizeIndex
 	scanMax int
 	base    int
-	pos     []int32   // SJBF: each queued job's position plus base, by ref
-	sorted  keyList   // SJBF: waiting jobs by (planned duration, ref)
-	bySize  sizeLists // SJBF: the same by size
-	key     []sim.Time
+	pos     []int32             // SJBF: each queued job's position plus base, by ref
+	sorted  keyList             // SJBF: waiting jobs by (planned duration, ref)
+	bySize  sizeLists           // SJBF: the same by size
+	key     refWindow[sim.Time] // by ref: planned end when running, planned duration when waiting (SJBF)
 	runs    runList
 	fresh   []sim.Ref // arrivals since the last pass
 	dirty   bool      // a termination or prediction change since the last pass
@@ -147,29 +147,28 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 		s.push(waiting{ref: r, procs: int32(v.Size(r)), dur: planned(v.Prediction(r), s.factor)})
 		s.fresh = append(s.fresh, r)
 		if s.byPred {
-			s.key = grow(s.key, r, 0)
-			s.key[r] = planned(v.Prediction(r), s.factor)
-			s.sorted.insert(s.key[r], r)
-			s.bySize.list(int32(v.Size(r))).insert(s.key[r], r)
+			k := s.key.at(r)
+			*k = planned(v.Prediction(r), s.factor)
+			s.sorted.insert(*k, r)
+			s.bySize.list(int32(v.Size(r))).insert(*k, r)
 		}
 	case sim.Ended:
-		s.key = grow(s.key, r, 0)
-		s.runs.remove(s.key[r], r)
+		s.runs.remove(*s.key.at(r), r)
 		s.dirty = true
 	case sim.PredictionChanged:
-		s.key = grow(s.key, r, 0)
+		key := s.key.at(r)
 		k := planned(v.Prediction(r), s.factor)
 		if v.Running(r) {
-			s.runs.remove(s.key[r], r)
-			s.key[r] = v.Start(r) + k
-			s.runs.insert(running{end: s.key[r], ref: r, procs: int32(v.Size(r))})
+			s.runs.remove(*key, r)
+			*key = v.Start(r) + k
+			s.runs.insert(running{end: *key, ref: r, procs: int32(v.Size(r))})
 		} else {
 			s.stale = true
 			if s.byPred {
-				s.sorted.remove(s.key[r], r)
+				s.sorted.remove(*key, r)
 				l := s.bySize.list(int32(v.Size(r)))
-				l.remove(s.key[r], r)
-				s.key[r] = k
+				l.remove(*key, r)
+				*key = k
 				s.sorted.insert(k, r)
 				l.insert(k, r)
 			}
@@ -179,18 +178,19 @@ func (s *EASY) Notify(v *sim.View, n sim.Notice) {
 }
 
 func (s *EASY) start(v *sim.View, r sim.Ref, dst []sim.Ref) []sim.Ref {
-	s.key = grow(s.key, r, 0)
+	key := s.key.at(r)
 	if s.byPred {
-		s.sorted.remove(s.key[r], r)
-		s.bySize.list(int32(v.Size(r))).remove(s.key[r], r)
+		s.sorted.remove(*key, r)
+		s.bySize.list(int32(v.Size(r))).remove(*key, r)
 	}
-	s.key[r] = v.Now() + planned(v.Prediction(r), s.factor)
-	s.runs.insert(running{end: s.key[r], ref: r, procs: int32(v.Size(r))})
+	*key = v.Now() + planned(v.Prediction(r), s.factor)
+	s.runs.insert(running{end: *key, ref: r, procs: int32(v.Size(r))})
 	return append(dst, r)
 }
 
 // Schedule implements [sim.Scheduler].
 func (s *EASY) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	s.key.trim(v.FirstLive())
 	now, free := v.Now(), v.Free()
 	// 1. FCFS phase (over the tombstones of backfilled jobs).
 	i := 0
@@ -277,7 +277,7 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 			// fresh jobs in (key, ref) order
 			cands = make([]keyed, 0, len(s.fresh))
 			for _, r := range s.fresh {
-				cands = append(cands, keyed{s.key[r], r})
+				cands = append(cands, keyed{*s.key.at(r), r})
 			}
 			sortKeyed(cands)
 		}

@@ -70,6 +70,37 @@ func grow[T any](s []T, ref sim.Ref, fill T) []T {
 	return s
 }
 
+// refWindow holds a value for each job from base on. A scheduler trims it
+// to the simulation's first live job ([sim.View.FirstLive]) at each pass,
+// so a long run keeps values only for the jobs that may still be waiting
+// or running, not one per job of the log; a job before base is never asked
+// for again.
+type refWindow[T any] struct {
+	base sim.Ref
+	v    []T
+}
+
+// at returns job r's value (the zero value at first).
+func (w *refWindow[T]) at(r sim.Ref) *T {
+	var zero T
+	for int(r-w.base) >= len(w.v) {
+		w.v = append(w.v, zero)
+	}
+	return &w.v[r-w.base]
+}
+
+// trim drops the values of the jobs before first once they are at least
+// half of those held (so each value is moved at most once on average).
+func (w *refWindow[T]) trim(first sim.Ref) {
+	d := min(int(first-w.base), len(w.v))
+	if d <= 0 || 2*d < len(w.v) {
+		return
+	}
+	n := copy(w.v, w.v[d:])
+	w.v = w.v[:n]
+	w.base += sim.Ref(d)
+}
+
 // keyed is a waiting job ordered by (key, ref).
 type keyed struct {
 	key sim.Time

@@ -29,6 +29,8 @@
 // [Simulate] runs a trace.Trace end to end: it prepares the jobs
 // ([Prepare]: machine size and speed, missing requested times, jobs wider
 // than the machine), replays them and returns a [Result] with every job's
-// start and end. Package sched holds the schedulers and package metrics
+// start and end. [Stream] replays a log read record by record as
+// simulated time reaches each job, so that the log is never held whole.
+// Package sched holds the schedulers and package metrics
 // turns a Result into wait, slowdown, utilization and other figures.
 package sim

@@ -48,6 +48,14 @@ type Config struct {
 	// it was given, in Result.Predictions (for time-weighted prediction
 	// accuracy, Talby, User Modeling of Parallel Workloads, PhD thesis, 2006, section 8.3.2, Eq. 12). Default false.
 	RecordPredictions bool
+	// RecordRevisions is RecordPredictions without the arrival entries:
+	// Result.Predictions keeps only the predictions a job got after its
+	// arrival (after deadline misses and revisions), and Result.Revisions
+	// is set. A job's arrival prediction is its Outcome.Initial, given at
+	// its Submit time, so nothing is lost, and a run whose predictions
+	// never change keeps no log at all (24 bytes per job less). It has no
+	// effect with RecordPredictions.
+	RecordRevisions bool
 	// PassEveryEvent runs a scheduling pass after every single event
 	// (each termination, deadline miss, arrival and wake-up, in that order
 	// at equal times, arrivals by job id) instead of once per instant after
@@ -70,8 +78,13 @@ type Result struct {
 	// Predictions holds, with Config.RecordPredictions, every prediction
 	// given to a job, in the order given: the arrival prediction, the new
 	// predictions after deadline misses and the revisions of a
-	// [LearningPredictor]. It is nil otherwise.
+	// [LearningPredictor]. It is nil otherwise. With Config.RecordRevisions
+	// it holds only the predictions after arrival (see Revisions).
 	Predictions []PredictionChange
+	// Revisions reports that Predictions leaves out the arrival entries
+	// (Config.RecordRevisions): each job r also had prediction
+	// Jobs[r].Initial from Jobs[r].Submit, before any entry of its own.
+	Revisions bool
 }
 
 // PredictionChange records that job Job got prediction Prediction at time
@@ -95,8 +108,7 @@ type engine struct {
 	nWaiting int
 	nRunning int
 	jobs     []Outcome
-	pred     []Time
-	initPred []Time
+	missInit map[Ref]Time // running jobs that missed: their prediction at the first miss
 	state    []uint8
 	oldest   Ref // oldest possibly waiting job
 	q        eventQueue
@@ -142,8 +154,6 @@ func Run(ctx context.Context, src JobSource, s Scheduler, cfg Config) (*Result, 
 	e.view.e = e
 	if cfg.SizeHint > 0 {
 		e.jobs = make([]Outcome, 0, cfg.SizeHint)
-		e.pred = make([]Time, 0, cfg.SizeHint)
-		e.initPred = make([]Time, 0, cfg.SizeHint)
 		e.state = make([]uint8, 0, cfg.SizeHint)
 	}
 	if err := e.loop(ctx); err != nil {
@@ -152,10 +162,14 @@ func Run(ctx context.Context, src JobSource, s Scheduler, cfg Config) (*Result, 
 	if cfg.Progress != nil {
 		cfg.Progress.Report(len(e.jobs), e.ended, e.now)
 	}
-	for i := range e.jobs {
-		e.jobs[i].Prediction = e.pred[i]
+	res := &Result{Jobs: e.jobs, Procs: e.procs, Kill: cfg.Kill, Events: e.events, Passes: e.passes, Predictions: e.log}
+	if cfg.RecordRevisions && !cfg.RecordPredictions {
+		res.Revisions = true
+		if res.Predictions == nil {
+			res.Predictions = []PredictionChange{} // a log, though empty
+		}
 	}
-	return &Result{Jobs: e.jobs, Procs: e.procs, Kill: cfg.Kill, Events: e.events, Passes: e.passes, Predictions: e.log}, nil
+	return res, nil
 }
 
 func (e *engine) loop(ctx context.Context) error {
@@ -282,11 +296,11 @@ func (e *engine) arrive(j *Job) error {
 	e.events++
 	r := Ref(len(e.jobs))
 	p := max(e.pr.Predict(j), 0)
-	e.jobs = append(e.jobs, Outcome{Job: *j, Start: -1, End: -1, Initial: p})
-	e.pred = append(e.pred, p)
-	e.initPred = append(e.initPred, p)
+	e.jobs = append(e.jobs, Outcome{Job: *j, Start: -1, End: -1, Initial: p, Prediction: p})
 	e.state = append(e.state, stWaiting)
-	e.record(r, p)
+	if !e.cfg.RecordRevisions || e.cfg.RecordPredictions {
+		e.record(r, p)
+	}
 	e.nWaiting++
 	e.sch.Notify(&e.view, Notice{Kind: Arrived, Job: r})
 	if e.learn != nil {
@@ -299,6 +313,9 @@ func (e *engine) arrive(j *Job) error {
 func (e *engine) terminate(r Ref) {
 	o := &e.jobs[r]
 	e.state[r] = stDone
+	if o.Misses > 0 {
+		delete(e.missInit, r)
+	}
 	e.nRunning--
 	e.free += int(o.Procs)
 	e.ended++
@@ -316,7 +333,7 @@ func (e *engine) terminate(r Ref) {
 // miss handles a deadline miss of running job r at deadline t.
 func (e *engine) miss(r Ref, t Time) error {
 	o := &e.jobs[r]
-	if e.state[r] != stRunning || o.Start+e.pred[r] != t {
+	if e.state[r] != stRunning || o.Start+o.Prediction != t {
 		return nil // stale
 	}
 	return e.remiss(r)
@@ -326,14 +343,17 @@ func (e *engine) remiss(r Ref) error {
 	o := &e.jobs[r]
 	o.Misses++
 	if o.Misses == 1 {
-		e.initPred[r] = e.pred[r]
+		if e.missInit == nil {
+			e.missInit = map[Ref]Time{}
+		}
+		e.missInit[r] = o.Prediction
 	}
 	el := e.now - o.Start
-	np := e.pr.Missed(&o.Job, MissInfo{Current: e.pred[r], Initial: e.initPred[r], Elapsed: el, N: int(o.Misses)})
+	np := e.pr.Missed(&o.Job, MissInfo{Current: o.Prediction, Initial: e.missInit[r], Elapsed: el, N: int(o.Misses)})
 	if np <= el {
 		return fmt.Errorf("sim: predictor gave job %d a new prediction %d s not beyond its elapsed %d s", o.ID, np, el)
 	}
-	e.pred[r] = np
+	o.Prediction = np
 	e.record(r, np)
 	e.scheduleMiss(r)
 	e.sch.Notify(&e.view, Notice{Kind: PredictionChanged, Job: r})
@@ -342,14 +362,14 @@ func (e *engine) remiss(r Ref) error {
 
 // record logs a new prediction p of job r, with Config.RecordPredictions.
 func (e *engine) record(r Ref, p Time) {
-	if e.cfg.RecordPredictions {
+	if e.cfg.RecordPredictions || e.cfg.RecordRevisions {
 		e.log = append(e.log, PredictionChange{Job: r, At: e.now, Prediction: p})
 	}
 }
 
 func (e *engine) scheduleMiss(r Ref) {
 	o := &e.jobs[r]
-	if d := o.Start + e.pred[r]; d < o.End {
+	if d := o.Start + o.Prediction; d < o.End {
 		e.q.push(event{t: d, kind: evMiss, id: o.ID, ref: r})
 	}
 }
@@ -357,15 +377,15 @@ func (e *engine) scheduleMiss(r Ref) {
 func (e *engine) applyUpdates() {
 	for _, u := range e.updBuf {
 		r := u.Job
-		if e.state[r] == stDone || u.Prediction == e.pred[r] {
+		if e.state[r] == stDone || u.Prediction == e.jobs[r].Prediction {
 			continue
 		}
 		if e.state[r] == stRunning && u.Prediction <= e.now-e.jobs[r].Start {
 			_ = e.remiss(r) // a revision into the past counts as a miss
 			continue
 		}
-		e.pred[r] = max(u.Prediction, 0)
-		e.record(r, e.pred[r])
+		e.jobs[r].Prediction = max(u.Prediction, 0)
+		e.record(r, e.jobs[r].Prediction)
 		if e.state[r] == stRunning {
 			e.scheduleMiss(r)
 		}

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/sim"
@@ -254,8 +255,12 @@ func TestLearningPredictor(t *testing.T) {
 		log[len(log)-1] != (sim.PredictionChange{Job: 1, At: 29, Prediction: 20}) {
 		t.Errorf("prediction log %+v", log)
 	}
+	rev, err := sim.Run(context.Background(), sim.NewReplay(jobs), &fifo{}, sim.Config{Procs: 1, Predictor: &learner{}, RecordRevisions: true})
+	if err != nil || !rev.Revisions || !slices.Equal(rev.Predictions, log[2:]) {
+		t.Errorf("revisions only: log %+v (revisions %v), err %v; want %+v", rev.Predictions, rev.Revisions, err, log[2:])
+	}
 	res, err = sim.Run(context.Background(), sim.NewReplay(jobs), &fifo{}, sim.Config{Procs: 1, Predictor: &learner{}})
-	if err != nil || res.Predictions != nil {
+	if err != nil || res.Predictions != nil || res.Revisions {
 		t.Errorf("without RecordPredictions: log %v, err %v", res.Predictions, err)
 	}
 }

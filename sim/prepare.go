@@ -268,6 +268,39 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 		}
 		procs = p // 0 for an empty trace of unknown machine size
 	}
+	p, err := newPreparer(opt, procs, 0)
+	if err != nil {
+		return nil, err
+	}
+	if p.fill, err = fallbackValue(t, opt.MissingEstimate); err != nil {
+		return nil, err
+	}
+	p.w.Jobs = make([]Job, 0, len(t.Jobs))
+	for i := range t.Jobs {
+		j, ok, err := p.job(i, &t.Jobs[i])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			p.w.Jobs = append(p.w.Jobs, j)
+		}
+	}
+	return p.w, nil
+}
+
+// preparer turns log records into simulator jobs one at a time, for
+// [Prepare] and [Stream] alike.
+type preparer struct {
+	opt  PrepareOptions
+	fill Time
+	span float64 // scaled runtimes and requested times so far
+	w    *Workload
+}
+
+// newPreparer checks opt and returns a preparer for a machine of procs
+// processors (before opt's factor), filling missing requested times with
+// fill unless opt says "runtime".
+func newPreparer(opt PrepareOptions, procs int, fill Time) (*preparer, error) {
 	if f := opt.ProcsFactor; f != 0 {
 		if f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("machine size factor %v: must be > 0", f)
@@ -283,85 +316,77 @@ func Prepare(t *trace.Trace, opt PrepareOptions) (*Workload, error) {
 	if speed < 0 || math.IsNaN(speed) || math.IsInf(speed, 0) {
 		return nil, fmt.Errorf("node speed %v: must be > 0", speed)
 	}
-	fill, err := fallbackValue(t, opt.MissingEstimate)
-	if err != nil {
-		return nil, err
-	}
-	w := &Workload{Jobs: make([]Job, 0, len(t.Jobs)), Procs: procs, Speed: speed}
-	if opt.Semantics == SemanticsPyss {
-		if err := preparePyss(t, w); err != nil {
-			return nil, err
-		}
-		return w, nil
-	}
-	var span float64 // scaled runtimes and requested times so far
-	for i := range t.Jobs {
-		tj := &t.Jobs[i]
-		p := opt.ProcsField.procs(tj)
-		if p <= 0 || tj.Runtime < 0 || tj.Submit < 0 {
-			w.Dropped++
-			continue
-		}
-		if p > procs {
-			switch opt.Oversize {
-			case OversizeDrop:
-				w.DroppedOversize++
-				continue
-			case OversizeClamp:
-				w.Clamped++
-				p = procs
-			default:
-				return nil, &OversizeError{JobID: tj.ID, Procs: p, Machine: procs}
-			}
-		}
-		est := Time(tj.ReqTime)
-		if est <= 0 {
-			w.EstimateFilled++
-			est = fill
-			if opt.MissingEstimate.Kind == "" || opt.MissingEstimate.Kind == "runtime" {
-				est = Time(tj.Runtime)
-			}
-		}
-		span += max(float64(tj.Runtime), float64(est)) / speed
-		if span+float64(tj.Submit) > maxSpan {
-			return nil, fmt.Errorf("node speed %v: the jobs' runtimes and requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", speed, float64(maxSpan), tj.ID)
-		}
-		run := scale(Time(tj.Runtime), speed)
-		est = max(1, scale(est, speed))
-		if run > est {
-			w.Overruns++
-		}
-		w.Jobs = append(w.Jobs, Job{ID: tj.ID, Submit: Time(tj.Submit), Runtime: run, Estimate: est,
-			Procs: int32(p), User: tj.User, Index: int32(i)})
-	}
-	return w, nil
+	return &preparer{opt: opt, fill: fill, w: &Workload{Procs: procs, Speed: speed}}, nil
 }
 
-// preparePyss fills w with t's jobs under [SemanticsPyss].
-func preparePyss(t *trace.Trace, w *Workload) error {
-	var span float64 // scaled requested times so far (each >= the runtime)
-	for i := range t.Jobs {
-		tj := &t.Jobs[i]
-		p := min(max(int(tj.Procs), 1), w.Procs)
-		j := Job{ID: tj.ID, Submit: Time(tj.Submit), Procs: int32(p), User: tj.User, Index: int32(i)}
-		run, req := Time(tj.Runtime), Time(tj.ReqTime)
-		if tj.Runtime <= 0 || tj.Procs <= 0 || tj.Submit < 0 {
-			j.Submit = max(j.Submit, 1)
-			j.Runtime, j.Estimate = 1, 1
-		} else {
-			j.Runtime = max(scale(min(req, run), w.Speed), 1)
-			j.Estimate = max(scale(max(req, run), w.Speed), 1)
-			if run > req {
-				w.Overruns++
-			}
-		}
-		span += max(float64(tj.Runtime), float64(tj.ReqTime), 1) / w.Speed
-		if span+float64(j.Submit) > maxSpan {
-			return fmt.Errorf("node speed %v: the jobs' requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", w.Speed, float64(maxSpan), tj.ID)
-		}
-		w.Jobs = append(w.Jobs, j)
+// job returns record i of the log as a simulator job, or false when it is
+// left out (and counted).
+func (p *preparer) job(i int, tj *trace.Job) (Job, bool, error) {
+	if p.opt.Semantics == SemanticsPyss {
+		j, err := p.pyss(i, tj)
+		return j, err == nil, err
 	}
-	return nil
+	w, opt, procs, speed := p.w, &p.opt, p.w.Procs, p.w.Speed
+	n := opt.ProcsField.procs(tj)
+	if n <= 0 || tj.Runtime < 0 || tj.Submit < 0 {
+		w.Dropped++
+		return Job{}, false, nil
+	}
+	if n > procs {
+		switch opt.Oversize {
+		case OversizeDrop:
+			w.DroppedOversize++
+			return Job{}, false, nil
+		case OversizeClamp:
+			w.Clamped++
+			n = procs
+		default:
+			return Job{}, false, &OversizeError{JobID: tj.ID, Procs: n, Machine: procs}
+		}
+	}
+	est := Time(tj.ReqTime)
+	if est <= 0 {
+		w.EstimateFilled++
+		est = p.fill
+		if opt.MissingEstimate.Kind == "" || opt.MissingEstimate.Kind == "runtime" {
+			est = Time(tj.Runtime)
+		}
+	}
+	p.span += max(float64(tj.Runtime), float64(est)) / speed
+	if p.span+float64(tj.Submit) > maxSpan {
+		return Job{}, false, fmt.Errorf("node speed %v: the jobs' runtimes and requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", speed, float64(maxSpan), tj.ID)
+	}
+	run := scale(Time(tj.Runtime), speed)
+	est = max(1, scale(est, speed))
+	if run > est {
+		w.Overruns++
+	}
+	return Job{ID: tj.ID, Submit: Time(tj.Submit), Runtime: run, Estimate: est,
+		Procs: int32(n), User: tj.User, Index: int32(i)}, true, nil
+}
+
+// pyss returns record i under [SemanticsPyss].
+func (p *preparer) pyss(i int, tj *trace.Job) (Job, error) {
+	w := p.w
+	n := min(max(int(tj.Procs), 1), w.Procs)
+	j := Job{ID: tj.ID, Submit: Time(tj.Submit), Procs: int32(n), User: tj.User, Index: int32(i)}
+	run, req := Time(tj.Runtime), Time(tj.ReqTime)
+	if tj.Runtime <= 0 || tj.Procs <= 0 || tj.Submit < 0 {
+		j.Submit = max(j.Submit, 1)
+		j.Runtime, j.Estimate = 1, 1
+	} else {
+		j.Runtime = max(scale(min(req, run), w.Speed), 1)
+		j.Estimate = max(scale(max(req, run), w.Speed), 1)
+		if run > req {
+			w.Overruns++
+		}
+	}
+	// scaled requested times so far (each >= the runtime)
+	p.span += max(float64(tj.Runtime), float64(tj.ReqTime), 1) / w.Speed
+	if p.span+float64(j.Submit) > maxSpan {
+		return Job{}, fmt.Errorf("node speed %v: the jobs' requested times scaled to it add up to more than %g s by job %d, beyond the simulator's time range; use a larger speed", w.Speed, float64(maxSpan), tj.ID)
+	}
+	return j, nil
 }
 
 // maxSpan bounds the scaled runtimes and requested times of a workload,

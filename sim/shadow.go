@@ -1,5 +1,7 @@
 package sim
 
+import "maps"
+
 // WindowStats sums what happened in a window of simulated time: the jobs
 // that ended in it and the processor time used. Adaptive schedulers compare
 // candidate schedulers by it.
@@ -96,8 +98,7 @@ func ForkInto(sh *Shadow, v *View, s Restorer) *Shadow {
 		nWaiting: src.nWaiting,
 		nRunning: src.nRunning,
 		jobs:     append(e.jobs[:synced], src.jobs[synced:]...),
-		pred:     append(e.pred[:synced], src.pred[synced:]...),
-		initPred: append(e.initPred[:synced], src.initPred[synced:]...),
+		missInit: maps.Clone(src.missInit),
 		state:    append(e.state[:synced], src.state[synced:]...),
 		oldest:   src.oldest,
 		sch:      s,
@@ -155,7 +156,7 @@ func (sh *Shadow) Arrive(v *View, r Ref) {
 	if sh.pred.pending == nil {
 		sh.pred.pending = map[int64]Time{}
 	}
-	sh.pred.pending[v.e.jobs[r].ID] = v.e.initPred[r]
+	sh.pred.pending[v.e.jobs[r].ID] = v.e.jobs[r].Initial
 }
 
 // AdvanceTo runs the shadow through every event at or before t, with its

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -22,6 +23,9 @@ type Options struct {
 	// RecordPredictions keeps every prediction in Result.Predictions (see
 	// [Config]).
 	RecordPredictions bool
+	// RecordRevisions keeps only the predictions after arrival (see
+	// [Config]).
+	RecordRevisions bool
 	// PassEveryEvent runs a scheduling pass after every event instead of
 	// once per instant (see [Config]).
 	PassEveryEvent bool
@@ -39,12 +43,16 @@ func Simulate(ctx context.Context, t *trace.Trace, s Scheduler, opt Options) (*R
 	if len(w.Jobs) == 0 {
 		return &Result{Procs: w.Procs, Kill: opt.Kill}, w, nil
 	}
-	jobs := make([]Job, len(w.Jobs))
-	copy(jobs, w.Jobs)
+	// The replay sorts its jobs in place; w.Jobs stays in the trace's
+	// order, copied only when the trace is not in submit order.
+	jobs := w.Jobs
+	if !slices.IsSortedFunc(jobs, cmpSubmit) {
+		jobs = slices.Clone(w.Jobs)
+	}
 	res, err := Run(ctx, NewReplay(jobs), s, Config{
 		Procs: w.Procs, Predictor: opt.Predictor, Kill: opt.Kill,
 		Progress: opt.Progress, CheckEvery: opt.CheckEvery, SizeHint: len(jobs),
-		RecordPredictions: opt.RecordPredictions, PassEveryEvent: opt.PassEveryEvent,
+		RecordPredictions: opt.RecordPredictions, RecordRevisions: opt.RecordRevisions, PassEveryEvent: opt.PassEveryEvent,
 	})
 	if err != nil {
 		return nil, w, err

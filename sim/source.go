@@ -1,6 +1,9 @@
 package sim
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // JobSource submits the jobs of a run. The engine pulls arrivals from it:
 // Next says when the source's next job arrives, and Pop hands over all jobs
@@ -35,16 +38,15 @@ type Replay struct {
 // jobs are ordered by submit time, then ID (the slice is sorted in place
 // when it is not already).
 func NewReplay(jobs []Job) *Replay {
-	less := func(a, b int) bool {
-		if jobs[a].Submit != jobs[b].Submit {
-			return jobs[a].Submit < jobs[b].Submit
-		}
-		return jobs[a].ID < jobs[b].ID
-	}
-	if !sort.SliceIsSorted(jobs, less) {
-		sort.SliceStable(jobs, less)
+	if !slices.IsSortedFunc(jobs, cmpSubmit) {
+		slices.SortStableFunc(jobs, cmpSubmit)
 	}
 	return &Replay{jobs: jobs}
+}
+
+// cmpSubmit orders jobs by submit time, then ID.
+func cmpSubmit(a, b Job) int {
+	return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
 }
 
 // Next implements [JobSource].

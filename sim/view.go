@@ -49,7 +49,7 @@ func (v *View) Estimate(r Ref) Time { return v.e.jobs[r].Estimate }
 func (v *View) User(r Ref) int32 { return v.e.jobs[r].User }
 
 // Prediction returns job r's current runtime prediction.
-func (v *View) Prediction(r Ref) Time { return v.e.pred[r] }
+func (v *View) Prediction(r Ref) Time { return v.e.jobs[r].Prediction }
 
 // Start returns job r's start time, or -1 if it has not started.
 func (v *View) Start(r Ref) Time { return v.e.jobs[r].Start }
@@ -69,7 +69,7 @@ func (v *View) PredictedEnd(r Ref) Time {
 	if s < 0 {
 		s = v.e.now
 	}
-	return max(v.e.now, s+v.e.pred[r])
+	return max(v.e.now, s+v.e.jobs[r].Prediction)
 }
 
 // Waiting reports whether job r is waiting.

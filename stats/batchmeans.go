@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/stat"
@@ -86,25 +87,55 @@ func autocorr(x []float64) []float64 {
 	for m < 2*n {
 		m <<= 1
 	}
+	// The transform's work arrays and coefficients (32 bytes per point, a
+	// point per 0.25 to 0.5 observation) are kept for the next series of
+	// the same length: a simulation's intervals are three in a row, and for
+	// millions of jobs three sets at once would outweigh the series.
+	w, _ := acPool.Get().(*acWork)
+	if w == nil {
+		w = &acWork{}
+	}
+	defer acPool.Put(w)
+	switch {
+	case w.fft == nil:
+		w.fft = fourier.NewFFT(m)
+	case w.fft.Len() != m:
+		w.fft.Reset(m)
+	}
+	if len(w.c) != m/2+1 {
+		w.c = make([]complex128, m/2+1)
+	}
+	fft := w.fft
 	seq := make([]float64, m)
 	for i, v := range x {
 		seq[i] = v - mean
 	}
-	fft := fourier.NewFFT(m)
-	c := fft.Coefficients(nil, seq)
+	c := fft.Coefficients(w.c, seq)
 	for i, v := range c {
 		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
 	}
-	acov := fft.Sequence(nil, c)
-	if !(acov[0] > 1e-12*float64(m)*math.Max(1, mean*mean)) {
+	// The inverse transform and the correlations reuse seq: a long series
+	// (a simulation of millions of jobs) needs no more copies of it.
+	acov := fft.Sequence(seq, c)
+	a0 := acov[0]
+	if !(a0 > 1e-12*float64(m)*math.Max(1, mean*mean)) {
 		return nil
 	}
-	rho := make([]float64, n)
+	rho := acov[:n:n]
 	for k := range rho {
-		rho[k] = acov[k] / acov[0]
+		rho[k] = acov[k] / a0
 	}
 	return rho
 }
+
+// acWork is the part of autocorr's transform kept between series.
+type acWork struct {
+	fft *fourier.FFT
+	c   []complex128
+}
+
+// acPool holds an acWork between series; the collector empties it.
+var acPool sync.Pool
 
 // BatchMeans returns a confidence interval of level (0 < level < 1) for
 // the mean of the correlated series x by the method of batch means

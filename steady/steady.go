@@ -74,17 +74,23 @@ type Report struct {
 // started count as outstanding and waiting and enter no mean.
 func Analyze(res *sim.Result) *Report {
 	r := &Report{}
-	idx := make([]int, 0, len(res.Jobs))
+	// 4 bytes per job for the order, and the weekly counts taken before
+	// the waits are: a run of millions of jobs holds little beside its
+	// outcomes at any time.
+	idx := make([]int32, 0, len(res.Jobs))
 	for i := range res.Jobs {
 		if res.Jobs[i].Start >= 0 {
-			idx = append(idx, i)
+			idx = append(idx, int32(i))
 		}
 	}
 	if len(idx) == 0 {
 		return r
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(res.Jobs[a].Submit, res.Jobs[b].Submit) })
+	if !slices.IsSortedFunc(idx, func(a, b int32) int { return cmp.Compare(res.Jobs[a].Submit, res.Jobs[b].Submit) }) {
+		slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(res.Jobs[a].Submit, res.Jobs[b].Submit) })
+	}
 	first, last := res.Jobs[idx[0]].Submit, res.Jobs[idx[len(idx)-1]].Submit
+	r.weeks(res, int64(first), int64(last))
 	waits := make([]float64, len(idx))
 	var work float64
 	for k, i := range idx {
@@ -95,9 +101,9 @@ func Analyze(res *sim.Result) *Report {
 	if last > first {
 		r.OfferedLoad = work / (float64(res.Procs) * float64(last-first))
 	}
-	r.weeks(res, int64(first), int64(last))
 	r.MeanWait = mean(waits)
 	r.WarmUp = trim(waits, func(d int) int64 { return int64(res.Jobs[idx[d]].Submit - first) }, false)
+	// The last use of waits: reversed in place.
 	r.CoolDown = trim(waits, func(d int) int64 { return int64(last - res.Jobs[idx[len(idx)-1-d]].Submit) }, true)
 	r.Warnings = r.warnings()
 	return r
@@ -118,14 +124,13 @@ func (r *Report) weeks(res *sim.Result, first, last int64) {
 	r.Saturated, r.Slope = resample.SaturatedRun(res, at)
 }
 
-// trim applies MSER-5 to waits from the front (or, reversed, from the
-// back), within EdgeFraction of the jobs; at(d) is the time from the
+// trim applies MSER-5 to waits from the front (or, reversed in place, from
+// the back), within EdgeFraction of the jobs; at(d) is the time from the
 // run's edge to the d-th job from it. A truncation at the bound is no
 // warm-up (the series keeps changing) and is reported as none.
 func trim(waits []float64, at func(d int) int64, back bool) Trim {
 	x := waits
 	if back {
-		x = slices.Clone(waits)
 		slices.Reverse(x)
 	}
 	limit := int(EdgeFraction * float64(len(x)))

@@ -55,9 +55,6 @@ func Load(name string, opt Options) (*Trace, error) {
 		return nil, err
 	}
 	defer s.Close()
-	if s.t != nil {
-		return s.t, nil
-	}
 	return s.collect()
 }
 
@@ -175,64 +172,9 @@ func (t *Trace) Unrunnable() int {
 // backwards (by count, with the first job concerned). It returns nil for a
 // well-formed trace.
 func (t *Trace) Check() []string {
-	var c Checker
+	c := checker{name: t.Name}
 	for i := range t.Jobs {
-		c.Add(&t.Jobs[i])
+		c.add(&t.Jobs[i])
 	}
-	return c.Warnings(t.Name)
-}
-
-// Checker finds, job by job, what [Trace.Check] reports, for a log that is
-// read and written without being held. It keeps one bit per job number
-// seen, in blocks of 65,536 numbers (8 KB a block): about a megabyte for
-// ten million jobs numbered in order.
-type Checker struct {
-	seen                map[int64]*[1024]uint64
-	dups, back          int
-	firstDup, firstBack int64
-	prev                int64
-	n                   int
-}
-
-// Add checks the next job.
-func (c *Checker) Add(j *Job) {
-	if c.seen == nil {
-		c.seen = map[int64]*[1024]uint64{}
-	}
-	blk := c.seen[j.ID>>16]
-	if blk == nil {
-		blk = new([1024]uint64)
-		c.seen[j.ID>>16] = blk
-	}
-	word, bit := &blk[(j.ID&0xffff)>>6], uint64(1)<<(j.ID&63)
-	if *word&bit != 0 {
-		if c.dups == 0 {
-			c.firstDup = j.ID
-		}
-		c.dups++
-	}
-	*word |= bit
-	if c.n > 0 && j.Submit < c.prev {
-		if c.back == 0 {
-			c.firstBack = j.ID
-		}
-		c.back++
-	}
-	c.prev = j.Submit
-	c.n++
-}
-
-// Warnings returns the warnings about the jobs added, naming the log name
-// (see [Trace.Check]); nil when there are none.
-func (c *Checker) Warnings(name string) []string {
-	var warns []string
-	if c.dups > 0 {
-		warns = append(warns, fmt.Sprintf("%s: %d job(s) reuse an earlier job number (first: job %d); results by job number are ambiguous",
-			name, c.dups, c.firstDup))
-	}
-	if c.back > 0 {
-		warns = append(warns, fmt.Sprintf("%s: %d job(s) are submitted before the job above them (first: job %d); the log is not in submit order (hpcwl convert --sort fixes that)",
-			name, c.back, c.firstBack))
-	}
-	return warns
+	return c.warnings()
 }

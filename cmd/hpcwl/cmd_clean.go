@@ -310,11 +310,11 @@ func cleanStream(in string, o *cleanOptions, opt clean.Options, format string, s
 	}
 	firstSHA := ""
 	if c.NeedsFirstPass() {
-		for s.Scan() {
-			c.Measure(s.Job())
-		}
-		if err := s.Err(); err != nil {
-			return nil, 0, nil, scanError(err)
+		if err := scanJobs(s, func(j *trace.Job) error {
+			c.Measure(j)
+			return nil
+		}); err != nil {
+			return nil, 0, nil, err
 		}
 		t, err := s.Trace()
 		if err != nil {
@@ -333,7 +333,6 @@ func cleanStream(in string, o *cleanOptions, opt clean.Options, format string, s
 		return nil, 0, nil, err
 	}
 	defer w.abort()
-	var check trace.Checker
 	// The weekly detector's note on the output needs its jobs' numbers,
 	// submit times and users.
 	var kept *clean.FlurryJobs
@@ -341,21 +340,19 @@ func cleanStream(in string, o *cleanOptions, opt clean.Options, format string, s
 		kept = clean.NewFlurryJobs(hdr)
 	}
 	n := 0
-	for s.Scan() {
-		j := s.Job()
-		check.Add(j)
+	if err := scanJobs(s, func(j *trace.Job) error {
 		n++
 		if !c.Clean(j) {
-			continue
+			return nil
 		}
 		if kept != nil {
 			kept.Add(j)
 		}
-		if err := w.WriteJob(j); err != nil {
-			return nil, 0, nil, err
-		}
+		return w.WriteJob(j)
+	}); err != nil {
+		return nil, 0, nil, err
 	}
-	t, err := scanDone(s, &check)
+	t, err := scanDone(s)
 	if err != nil {
 		return nil, 0, nil, err
 	}

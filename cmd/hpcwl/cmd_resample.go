@@ -196,12 +196,13 @@ type resampleOptions struct {
 	out    string
 	to     string
 	json   bool
+	extend extendFlags
 }
 
 func newResampleCommand(stdout, stderr io.Writer) *cobra.Command {
 	var opts resampleOptions
 	cmd := &cobra.Command{
-		Use:   "resample TRACE",
+		Use:   "resample TRACE [TRACE...]",
 		Short: "Make a new workload by resampling a log's users",
 		Long: `Resample builds a new workload from a log by recombining whole users, after
 Zakay and Feitelson. Users active for more than 12 weeks are long-term: all of
@@ -215,22 +216,59 @@ job keeps its day of week and time of day, and a user's jobs keep their order
 and the intervals between them. --load scales the number of users (never time
 or job sizes); --duration makes the workload any length. --rare and
 --detect-rare move flurries into a pool of rare behaviours, of which --rb-npw
-start per week on average in place of temporary users.
+start per week on average in place of temporary users; the summary lists the
+rare behaviours with their jobs, and UserCopy lines mark their copies (class
+rare). replicate leaves their jobs out of the metrics, as the thesis does; a
+simulation of the written log counts them.
 
 The output log's header records the source's name and SHA-256, the hpcwl
 version, the seed and every parameter; field 12 numbers the user copies and
 one "UserCopy: ID USER CLASS SLOT SHIFT_WEEKS" header line per copy maps it
 back to the original user. The same seed gives the same log, byte for byte.
-A summary of the pools and parameters goes to stderr (stdout with --json).` + exitStatusHelp,
+A summary of the pools and parameters goes to stderr (stdout with --json).
+
+Several logs are mixed into one workload (Zakay's proposed mixing of
+traces): each log is resampled with --load times its share of the users
+(--weights, equal by default), every job is moved to the same week, weekday
+and time of day in the first log's calendar, and the jobs are merged. Logs of
+different machine sizes need a rule: --machine max (the largest) or --machine
+N, jobs wider than it dropped or clamped to it (--oversize). Field 16
+(partition) of every job is its log's number, named by "MixLog: K WEIGHT NAME
+SHA256" header lines; UserCopy lines gain the log number as a sixth field.
+
+--prefer biases the choice of users (selective resampling): by a feature of
+their sub-traces, FEATURE:high or FEATURE:low (runtime, jobs-per-week, procs,
+area, jobs: users above or below the median of their pool), or by one of
+Talby's user classes, class:LTLU|LTHU|STWE|STWD. A preferred user weighs
+--bias, the others 1, in the long-term slots, the initial temporary users
+and the weekly arrivals; the numbers of users are unchanged.
+
+--stationary cuts the log into segments of stationary weekly offered load
+(binary segmentation for changes in the mean; --list-segments shows them)
+and resamples from one (--segment, default the longest), long-term users
+keeping their relative timing (--align-long-term), so that --duration can
+make a long workload as stationary as the segment.` + exitStatusHelp,
 		Example: `  hpcwl resample builtin:KTH-SP2 --duration 5y --load 1.3 --seed 7 -o out.swf
   hpcwl resample SDSC-SP2-1998-4.2-cln.swf.gz --rare 374 --rb-npw 0.25 -o flurries.swf
-  hpcwl resample OSC-Clust-2000-3.1-cln.swf.gz --load 6 -o osc6.swf.gz --json`,
-		Args: exactArgs(1, "one TRACE"),
+  hpcwl resample OSC-Clust-2000-3.1-cln.swf.gz --load 6 -o osc6.swf.gz --json
+  hpcwl resample builtin:KTH-SP2 SDSC-SP2-1998-4.2-cln.swf.gz --machine max -o mix.swf
+  hpcwl resample builtin:KTH-SP2 --prefer runtime:high --bias 4 -o long-jobs.swf
+  hpcwl resample SDSC-SP2-1998-4.2-cln.swf.gz --stationary --duration 5y -o steady.swf`,
+		Args: minArgs(1, "one TRACE or more"),
 		RunE: action(func(cmd *cobra.Command, args []string) error {
-			return runResample(cmd.Context(), opts, args[0], stdout, stderr, "hpcwl "+strings.Join(os.Args[1:], " "))
+			if err := opts.extend.check(cmd, len(args)); err != nil {
+				return err
+			}
+			opts.extend.alignSet = cmd.Flags().Changed("align-long-term")
+			command := "hpcwl " + strings.Join(os.Args[1:], " ")
+			if len(args) > 1 {
+				return runMix(cmd.Context(), opts, args, stdout, stderr, command)
+			}
+			return runResample(cmd.Context(), opts, args[0], stdout, stderr, command)
 		}),
 	}
 	opts.poolFlags.add(cmd)
+	opts.extend.add(cmd)
 	f := cmd.Flags()
 	f.Uint64Var(&opts.stream, "stream", 0, "random stream (replications use one per variant)")
 	f.StringVarP(&opts.out, "output", "o", "-", "write the workload to `FILE` (.swf, .csv, .json, optionally .gz; .parquet; - is stdout)")
@@ -251,6 +289,27 @@ type resampleReport struct {
 	Copies      map[string]int  `json:"copies"`
 	BeforeStart int             `json:"jobs_before_start"`
 	Output      string          `json:"output"`
+	// Rare lists the rare behaviours of the rare pool (named or detected)
+	// with their jobs; Segments the stationary segments with --stationary.
+	Rare     []rareReport    `json:"rare,omitempty"`
+	Segments *segmentsReport `json:"segments,omitempty"`
+}
+
+// rareReport is one rare behaviour of the pools.
+type rareReport struct {
+	User  int32 `json:"user"`
+	Begin int64 `json:"begin"`
+	End   int64 `json:"end"`
+	Jobs  int   `json:"jobs"`
+	Weeks int   `json:"weeks_active"`
+}
+
+func rareReports(p *resample.Pools) []rareReport {
+	var out []rareReport
+	for _, u := range p.Rare {
+		out = append(out, rareReport{User: u.ID, Begin: u.Period.Begin, End: u.Period.End, Jobs: len(u.Jobs), Weeks: u.WeeksActive})
+	}
+	return out
 }
 
 // poolsReport is a log's classification (as in Table V of N. Zakay, Improved
@@ -293,6 +352,27 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var segs *segmentsReport
+	if opts.extend.stationary {
+		sp, rep, err := opts.extend.stationaryPools(p)
+		if err != nil {
+			return err
+		}
+		if sp == nil { // --list-segments
+			if opts.json {
+				return writeJSON(stdout, rep)
+			}
+			return printStationarySegments(stdout, rep)
+		}
+		p, segs = sp, rep
+	}
+	o.CyclePhase = opts.extend.cyclePhase
+	// From a segment, long-term users keep their relative timing by
+	// default: the segment's joint activity is what is stationary.
+	o.AlignLongTerm = opts.alignLT || (opts.extend.stationary && !opts.extend.alignSet)
+	if o.Prefer, err = opts.extend.preference(p); err != nil {
+		return err
+	}
 	d, err := p.Draw(o)
 	if err != nil {
 		return generatorError(err)
@@ -305,13 +385,19 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 		return err
 	}
 	rep := resampleReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Pools: newPoolsReport(p),
-		Params: d.Params, Jobs: d.Jobs, Copies: map[string]int{}, BeforeStart: d.BeforeStart, Output: opts.out}
+		Params: d.Params, Jobs: d.Jobs, Copies: map[string]int{}, BeforeStart: d.BeforeStart, Output: opts.out,
+		Rare: rareReports(p), Segments: segs}
 	for _, c := range d.Copies {
 		rep.Copies[c.Class.String()]++
 	}
 	if opts.json {
 		printWarnings(stderr, rep.Pools.Warnings)
 		return writeJSON(summaryWriter(stdout, stderr, outs...), rep)
+	}
+	if segs != nil {
+		if err := printStationarySegments(stderr, segs); err != nil {
+			return err
+		}
 	}
 	err = printResample(stderr, &rep)
 	printWarnings(stderr, rep.Pools.Warnings)
@@ -355,6 +441,12 @@ func printResample(w io.Writer, r *resampleReport) error {
 	p("filtered\t%d jobs without user, size, runtime or submit time, or partial", r.Pools.Filtered)
 	p("parameters\tduration %.1f weeks, load factor %v, seed %d stream %d", float64(pr.Duration)/resample.Week, pr.LoadFactor, pr.Seed, pr.Stream)
 	p("\tN_LT %d, N_T0 %.2f, r_T %.3f/week, RB_NPW %v, long-term cycle %d weeks", pr.LongTerm, pr.InitialTemporary, pr.WeeklyRate, pr.RBNPW, pr.CycleWeeks)
+	for _, rr := range r.Rare {
+		p("rare behaviour\tuser %d, %d to %d s: %d jobs in %d weeks", rr.User, rr.Begin, rr.End, rr.Jobs, rr.Weeks)
+	}
+	if pr.Prefer != "" {
+		p("preference\t%s: %d of the long-term and %d of the temporary users preferred", pr.Prefer, pr.PreferredLongTerm, pr.PreferredTemporary)
+	}
 	p("output\t%s: %d jobs of %d long-term, %d temporary, %d rare copies", r.Output, r.Jobs, r.Copies["long-term"], r.Copies["temporary"], r.Copies["rare"])
 	return tw.Flush()
 }

@@ -194,12 +194,13 @@ func scaleStream(ctx context.Context, name string, opts scaleOptions, so scale.O
 	}
 	defer s.Close()
 	st := scale.NewStream(name, s.Header(), s.Procs(), so)
-	var c trace.Checker
-	for s.Scan() {
-		c.Add(s.Job())
-		st.Measure(s.Job())
+	if err := scanJobs(s, func(j *trace.Job) error {
+		st.Measure(j)
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
-	t, err := scanDone(s, &c)
+	t, err := scanDone(s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -225,17 +226,13 @@ func scaleStream(ctx context.Context, name string, opts scaleOptions, so scale.O
 		return nil, nil, scanError(err)
 	}
 	defer s2.Close()
-	for s2.Scan() {
-		j := s2.Job()
+	if err := scanJobs(s2, func(j *trace.Job) error {
 		if err := st.Scale(j); err != nil {
-			return nil, nil, err
+			return err
 		}
-		if err := o.WriteJob(j); err != nil {
-			return nil, nil, err
-		}
-	}
-	if err := s2.Err(); err != nil {
-		return nil, nil, scanError(err)
+		return o.WriteJob(j)
+	}); err != nil {
+		return nil, nil, err
 	}
 	t2, err := s2.Trace()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/hpcwl/hpcwl/batsim"
+	"github.com/hpcwl/hpcwl/builtin"
 	"github.com/hpcwl/hpcwl/feedback"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metrics"
@@ -283,6 +285,14 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
 	}
+	if os.Getenv("GOGC") == "" {
+		// A run's large arrays (outcomes, metric vectors, the FFT of the
+		// confidence intervals) hold no pointers, so the collector marks
+		// them without scanning: collecting at 25% heap growth instead of
+		// 100% costs little CPU and keeps the peak memory near what is
+		// live (docs/performance.md, "Simulation memory").
+		defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
+	}
 	run, err := simulate(ctx, opts, name)
 	if err != nil {
 		return err
@@ -344,6 +354,11 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 			return err
 		}
 	}
+	// The outputs are written: the intervals are computed without the
+	// run's outcomes held (see metrics.Options.DeferIntervals).
+	m := run.report.Metrics
+	run.res, run.trace, run.work = nil, nil, nil
+	m.FinishIntervals()
 	sw := summaryWriter(stdout, stderr, outs...)
 	if opts.json {
 		return writeJSON(sw, run.report)
@@ -425,21 +440,6 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	if !(opts.ciLevel >= 0 && opts.ciLevel < 1) {
 		return nil, usagef("--ci-level %v: give a level between 0 and 1 (e.g. 0.95), or 0 for no intervals", opts.ciLevel)
 	}
-	t, err := opts.trace.load(name)
-	if err != nil {
-		return nil, err
-	}
-	if s == nil {
-		s = sched.NewReplay(sched.RecordedWaits(t))
-	}
-	pred, err := predict.New(opts.predictor, predict.Env{Trace: t, Miss: miss})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	plat, err := opts.choosePlatform(t, field, fb)
-	if err != nil {
-		return nil, err
-	}
 	so := sim.Options{
 		PrepareOptions: sim.PrepareOptions{
 			Machine:         sim.Machine{ProcsFactor: opts.procsFactor, Speed: opts.speed},
@@ -448,43 +448,37 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 			ProcsField:      field,
 			Semantics:       sem,
 		},
-		Predictor:         pred,
-		Kill:              opts.kill,
-		PassEveryEvent:    opts.everyEvent,
-		RecordPredictions: true,
+		Kill:           opts.kill,
+		PassEveryEvent: opts.everyEvent,
 	}
-	if !opts.json {
-		so.Progress = newJobBar(warnOut, t.Len(), "jobs")
-	}
-	var placement *platform.Placement
-	var frun *feedback.Run
-	if plat != nil {
-		var res *sim.Result
-		var w *sim.Workload
-		res, w, placement, err = platform.Simulate(ctx, t, plat, platform.Options{Options: so,
-			NewScheduler: func() (sim.Scheduler, error) {
-				return sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params, ExternalStderr: warnOut})
-			},
-			NewPredictor: func(part *trace.Trace) (sim.Predictor, error) {
-				return predict.New(opts.predictor, predict.Env{Trace: part, Miss: miss})
-			},
-		})
-		if err == nil {
-			frun = &feedback.Run{Result: res, Workload: w, Trace: t}
-			if placement.Unplaced > 0 {
-				fmt.Fprintf(warnOut, "warning: %s: %d jobs of partitions the platform lacks left out\n", name, placement.Unplaced)
+	var (
+		t         *trace.Trace
+		total     int // jobs in the log
+		pred      predict.Predictor
+		plat      *platform.Platform
+		placement *platform.Placement
+		frun      *feedback.Run
+	)
+	if opts.streamable(name, fb, fill) {
+		t, total, pred, frun, err = simulateStreamed(ctx, opts, name, s, miss, so)
+		if errors.Is(err, errNoStream) { // load the log whole: a fresh scheduler
+			if c, ok := s.(io.Closer); ok {
+				c.Close()
+			}
+			s, err = sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params, ExternalStderr: warnOut})
+			if c, ok := s.(io.Closer); ok {
+				defer c.Close()
 			}
 		}
-	} else {
-		frun, err = opts.fb.run(ctx, t, s, so, fb)
+		if err != nil {
+			return nil, err
+		}
 	}
-	var oe *sim.OversizeError
-	if errors.As(err, &oe) {
-		return nil, fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or --oversize clamp, or a larger --procs",
-			name, oe.JobID, oe.Procs, oe.Machine)
-	}
-	if err != nil {
-		return nil, err
+	if frun == nil {
+		if t, pred, plat, placement, frun, err = simulateLoaded(ctx, opts, name, s, params, miss, field, fb, so); err != nil {
+			return nil, err
+		}
+		total = t.Len()
 	}
 	res, w := frun.Result, frun.Workload
 	if w.DroppedOversize > 0 && over == sim.OversizeDrop {
@@ -492,12 +486,14 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	}
 	if len(res.Jobs) == 0 {
 		return nil, fmt.Errorf("%s: no job to simulate: of %d jobs, %d lack a runtime, processor count or submit time and %d are wider than the machine (%d processors)",
-			name, t.Len(), w.Dropped, w.DroppedOversize, w.Procs)
+			name, total, w.Dropped, w.DroppedOversize, w.Procs)
 	}
 	mopt := metrics.Options{Tau: secs[0], WarmUp: secs[1], CoolDown: secs[2], Clock: t.Clock(),
 		WarmUpJobs: opts.warmUpJobs, CoolDownJobs: opts.coolDownJobs, CILevel: opts.ciLevel,
 		NoGroups: !opts.json && opts.by == "" && opts.baseline == ""} // breakdowns only where shown or needed
-	m, err := metrics.Compute(res, mopt)
+	dopt := mopt
+	dopt.DeferIntervals = true
+	m, err := metrics.Compute(res, dopt)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -510,7 +506,7 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	}
 	rep := simulateReport{
 		Version: version.String(),
-		Input: simulateInput{Name: name, SHA256: t.SHA256, Jobs: t.Len(), Simulated: len(res.Jobs),
+		Input: simulateInput{Name: name, SHA256: t.SHA256, Jobs: total, Simulated: len(res.Jobs),
 			Dropped: w.Dropped, DroppedOversize: w.DroppedOversize, Clamped: w.Clamped,
 			EstimateFilled: w.EstimateFilled, Overruns: w.Overruns},
 		Parameters: simulateParams{
@@ -923,4 +919,157 @@ func (o *simulateOptions) choosePlatform(t *trace.Trace, field sim.ProcsField, f
 		runInputs = append(runInputs, inputRecord{Name: o.platform, SHA256: hex.EncodeToString(sum.Sum(nil))})
 	}
 	return p, nil
+}
+
+// simulateLoaded loads the whole log and simulates it: rigidly, with
+// feedback, or partition by partition.
+func simulateLoaded(ctx context.Context, opts simulateOptions, name string, s sim.Scheduler, params map[string]string, miss sim.MissPolicy,
+	field sim.ProcsField, fb bool, so sim.Options) (*trace.Trace, predict.Predictor, *platform.Platform, *platform.Placement, *feedback.Run, error) {
+	t, err := opts.trace.load(name)
+	if err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	if s == nil {
+		s = sched.NewReplay(sched.RecordedWaits(t))
+	}
+	pred, err := predict.New(opts.predictor, predict.Env{Trace: t, Miss: miss})
+	if err != nil {
+		return nil, nil, nil, nil, nil, usageError{err}
+	}
+	plat, err := opts.choosePlatform(t, field, fb)
+	if err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	so.Predictor = pred
+	if plat != nil {
+		so.RecordPredictions = true // the partitions' logs are merged whole
+	} else {
+		so.RecordRevisions = true // each job's arrival prediction is its Initial
+	}
+	if !opts.json {
+		so.Progress = newJobBar(warnOut, t.Len(), "jobs")
+	}
+	var placement *platform.Placement
+	var frun *feedback.Run
+	if plat != nil {
+		var res *sim.Result
+		var w *sim.Workload
+		res, w, placement, err = platform.Simulate(ctx, t, plat, platform.Options{Options: so,
+			NewScheduler: func() (sim.Scheduler, error) {
+				return sched.NewWithOptions(opts.scheduler, sched.Options{EstimateFactor: opts.estimateFactor, Params: params, ExternalStderr: warnOut})
+			},
+			NewPredictor: func(part *trace.Trace) (sim.Predictor, error) {
+				return predict.New(opts.predictor, predict.Env{Trace: part, Miss: miss})
+			},
+		})
+		if err == nil {
+			frun = &feedback.Run{Result: res, Workload: w, Trace: t}
+			if placement.Unplaced > 0 {
+				fmt.Fprintf(warnOut, "warning: %s: %d jobs of partitions the platform lacks left out\n", name, placement.Unplaced)
+			}
+		}
+	} else {
+		frun, err = opts.fb.run(ctx, t, s, so, fb)
+	}
+	var oe *sim.OversizeError
+	if errors.As(err, &oe) {
+		return nil, nil, nil, nil, nil, fmt.Errorf("%s: job %d needs %d processors but the machine has %d; pass --oversize drop or --oversize clamp, or a larger --procs",
+			name, oe.JobID, oe.Procs, oe.Machine)
+	}
+	if err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	return t, pred, plat, placement, frun, nil
+}
+
+// gcPercent is the garbage collector's target heap growth during a
+// simulation (GOGC, when set, wins).
+const gcPercent = 25
+
+// streamLogs lets a run read its log as the simulation goes where it can
+// (tests turn it off to compare with the whole log loaded).
+var streamLogs = true
+
+// errNoStream says that a log could not be simulated as it is read; the
+// run loads it whole instead, which also reports its errors.
+var errNoStream = errors.New("log not streamed")
+
+// streamable reports whether the run can read its log as the simulation
+// goes: a rigid replay of one SWF file (not standard input, which could
+// not be read again) on one machine, with no output that needs the log's
+// records, a scheduler and predictor that do not look at them, and no
+// requested times filled in from the whole log.
+func (o *simulateOptions) streamable(name string, fb bool, fill sim.EstimateFallback) bool {
+	return streamLogs && !fb && o.swfOut == "" && o.cycleOut == "" && o.platform == "" &&
+		strings.EqualFold(o.partitions, "pool") && fill.Kind != "max" && o.trace.procs >= 0 &&
+		!strings.EqualFold(o.scheduler, "replay") && !sched.IsExternal(o.scheduler) &&
+		!strings.HasPrefix(strings.ToLower(o.predictor), "sbh") &&
+		name != "-" && !builtin.Is(name) && inputFormat(name) == formatSWF
+}
+
+// simulateStreamed runs the rigid replay of the log name read as simulated
+// time reaches each job ([sim.Stream]): the run keeps no record of the
+// log, only the simulated jobs. The warnings about the log come after the
+// run. It returns errNoStream, having simulated nothing or in vain, when
+// the log is not in submit order, cannot be read or prepared, or has no
+// job to simulate: the whole-log path then does (or fails) the same. The
+// trace returned holds the header, SHA-256 and size of the log, and as
+// no jobs; the number of records comes second.
+func simulateStreamed(ctx context.Context, opts simulateOptions, name string, s sim.Scheduler, miss sim.MissPolicy,
+	so sim.Options) (*trace.Trace, int, predict.Predictor, *feedback.Run, error) {
+	sc, err := trace.OpenScanner(name, trace.Options{Procs: opts.trace.procs, Lenient: reading.lenient})
+	if err != nil {
+		return nil, 0, nil, nil, errNoStream
+	}
+	defer sc.Close()
+	parts := map[int32]bool{}
+	sc.Seen = func(j *trace.Job) { parts[j.Partition] = true }
+	st, err := sim.NewStream(sc, so.PrepareOptions)
+	if err != nil {
+		return nil, 0, nil, nil, errNoStream
+	}
+	pred, err := predict.New(opts.predictor, predict.Env{Trace: &trace.Trace{}, Miss: miss})
+	if err != nil {
+		return nil, 0, nil, nil, usageError{err}
+	}
+	hint, _ := sc.Header().MaxRecords()
+	hint = min(max(hint, 0), 50_000_000)
+	cfg := sim.Config{Procs: st.Workload().Procs, Predictor: pred, Kill: so.Kill, SizeHint: int(hint),
+		RecordRevisions: true, PassEveryEvent: so.PassEveryEvent}
+	if !opts.json {
+		n := int(hint)
+		if n <= 0 {
+			n = -1 // unknown: a spinner
+		}
+		cfg.Progress = newJobBar(warnOut, n, "jobs")
+	}
+	res, err := sim.Run(ctx, st, s, cfg)
+	if st.Err() != nil || (err == nil && len(res.Jobs) == 0) {
+		return nil, 0, nil, nil, errNoStream
+	}
+	if err != nil {
+		return nil, 0, nil, nil, err
+	}
+	t := &trace.Trace{Name: name, Header: *sc.Header(), Procs: sc.Procs(), SHA256: sc.SHA256(), Oddities: sc.Oddities()}
+	if t.Oddities.Any() {
+		t.Header.AddNote("on reading: " + t.Oddities.String())
+	}
+	recordInput(t)
+	if t.Oddities.Any() {
+		fmt.Fprintf(warnOut, "warning: %s: %s\n", name, t.Oddities.String())
+	}
+	for _, w := range sc.Warnings() {
+		fmt.Fprintf(warnOut, "warning: %s\n", w)
+	}
+	var ids int
+	for id := range parts {
+		if id >= 0 {
+			ids++
+		}
+	}
+	if ids > 1 {
+		fmt.Fprintf(warnOut, "warning: %s: jobs of %d partitions pooled into one machine of %d processors (--partitions separate simulates each on its own)\n",
+			t.Name, ids, t.Procs)
+	}
+	return t, sc.Len(), pred, &feedback.Run{Result: res, Workload: st.Workload(), Trace: t}, nil
 }

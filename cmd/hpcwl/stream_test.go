@@ -157,9 +157,9 @@ func inMemory(t *testing.T, args []string, fn func(stdout io.Writer) error) []by
 	return out.Bytes()
 }
 
-// streamLogs are the logs the streamed commands are compared on: the real
+// streamedLogs are the logs the streamed commands are compared on: the real
 // logs (HPCWL_DATA), the embedded one and the odd ones.
-func streamLogs(t *testing.T) []string {
+func streamedLogs(t *testing.T) []string {
 	logs := []string{"builtin:KTH-SP2", testdata.Odd("reqtime.swf"), testdata.Odd("batsim.swf"), testdata.Odd("gap.swf")}
 	for _, l := range testdata.Logs {
 		logs = append(logs, testdata.Path(t, l.File))
@@ -170,7 +170,7 @@ func streamLogs(t *testing.T) []string {
 // convert streams SWF logs: the same bytes as the whole log loaded and
 // written, in every format.
 func TestStreamedConvertMatchesInMemory(t *testing.T) {
-	for _, log := range streamLogs(t) {
+	for _, log := range streamedLogs(t) {
 		for _, to := range []string{"swf", "csv", "batsim", "parquet"} {
 			t.Run(filepath.Base(log)+"/"+to, func(t *testing.T) {
 				args := []string{"convert", log, "--procs", "64", "--to", to, "-o", "-"}
@@ -204,7 +204,7 @@ func TestStreamedScaleMatchesInMemory(t *testing.T) {
 		{[]string{"--by", "runtime", "--target-load", "0.9", "--to", "csv"}, scaleOptions{by: "runtime", target: 0.9, targetSet: true, to: "csv"}},
 		{[]string{"--by", "size", "--load", "1.3", "--cap", "--pow2", "--to", "batsim"}, scaleOptions{by: "size", factor: 1.3, factorSet: true, cap: true, pow2: true, to: "batsim"}},
 	}
-	logs := streamLogs(t)
+	logs := streamedLogs(t)
 	for _, log := range logs {
 		if strings.HasPrefix(log, "builtin:") || strings.HasSuffix(log, "batsim.swf") {
 			continue // the embedded log is the real KTH-SP2; batsim.swf has jobs of no processors
@@ -246,7 +246,7 @@ func TestStreamedCleanMatchesInMemory(t *testing.T) {
 		{"--oversize", "error", "--procs", "8"},
 	}
 	defer func() { streamOutputs = true }()
-	for _, log := range streamLogs(t) {
+	for _, log := range streamedLogs(t) {
 		for k, c := range cases {
 			t.Run(filepath.Base(log)+"/"+strconv.Itoa(k), func(t *testing.T) {
 				args := append(append([]string{"clean", log}, c...), "-o", "-")

@@ -222,13 +222,29 @@ func scanError(err error) error {
 	return err
 }
 
+// scanJobs calls f with each job that s reads, to the end of the log. A
+// job is valid only during its call. It returns the first error of the
+// scan (with scanError's hint) or of f.
+func scanJobs(s *trace.Scanner, f func(j *trace.Job) error) error {
+	var j trace.Job
+	for {
+		err := s.Next(&j)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return scanError(err)
+		}
+		if err := f(&j); err != nil {
+			return err
+		}
+	}
+}
+
 // scanDone returns the scanned log without its jobs (see
 // trace.Scanner.Trace), records it as an input of the running command and
 // prints the warnings loadAnyTrace prints about it.
-func scanDone(s *trace.Scanner, c *trace.Checker) (*trace.Trace, error) {
-	if err := s.Err(); err != nil {
-		return nil, scanError(err)
-	}
+func scanDone(s *trace.Scanner) (*trace.Trace, error) {
 	t, err := s.Trace()
 	if err != nil {
 		return nil, err
@@ -237,7 +253,7 @@ func scanDone(s *trace.Scanner, c *trace.Checker) (*trace.Trace, error) {
 	if t.Oddities.Any() {
 		fmt.Fprintf(warnOut, "warning: %s: %s\n", t.Name, t.Oddities.String())
 	}
-	for _, w := range c.Warnings(t.Name) {
+	for _, w := range s.Warnings() {
 		fmt.Fprintf(warnOut, "warning: %s\n", w)
 	}
 	return t, nil
@@ -257,17 +273,14 @@ func copyTrace(in string, opt trace.Options, out, to string, stdout io.Writer) (
 		return nil, 0, err
 	}
 	defer o.abort()
-	var c trace.Checker
 	n := 0
-	for s.Scan() {
-		j := s.Job()
-		c.Add(j)
-		if err := o.WriteJob(j); err != nil {
-			return nil, 0, err
-		}
+	if err := scanJobs(s, func(j *trace.Job) error {
 		n++
+		return o.WriteJob(j)
+	}); err != nil {
+		return nil, 0, err
 	}
-	t, err := scanDone(s, &c)
+	t, err := scanDone(s)
 	if err != nil {
 		return nil, 0, err
 	}

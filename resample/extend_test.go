@@ -1,0 +1,351 @@
+package resample_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/sched"
+	"github.com/hpcwl/hpcwl/sim"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// manyUsers is a 40-week log with 20 long-term users (1-20) and 30
+// temporary ones (21-50), user u's runtimes 3600+u s.
+func manyUsers() *trace.Trace {
+	spans := map[int32][2]int{}
+	for u := int32(1); u <= 20; u++ {
+		spans[u] = [2]int{0, 39}
+	}
+	for u := int32(21); u <= 50; u++ {
+		a := 5 + int(u-21)
+		spans[u] = [2]int{a, a + 2}
+	}
+	return synth(40, "UTC", spans)
+}
+
+func TestParsePreference(t *testing.T) {
+	tests := []struct {
+		in   string
+		bias float64
+		ok   bool
+	}{
+		{"runtime:high", 4, true}, {"jobs-per-week:low", 0.5, true}, {"procs:high", 1, true}, {"area:low", 2, true}, {"jobs:high", 2, true},
+		{"runtime", 4, false}, {"runtime:mid", 4, false}, {"memory:high", 4, false}, {"runtime:high", 0, false}, {"runtime:high", -1, false},
+	}
+	for _, tc := range tests {
+		p, err := resample.ParsePreference(tc.in, tc.bias)
+		if (err == nil) != tc.ok {
+			t.Errorf("%q bias %v: err %v", tc.in, tc.bias, err)
+		}
+		if err == nil && p.Bias != tc.bias {
+			t.Errorf("%q: bias %v", tc.in, p.Bias)
+		}
+	}
+}
+
+// Users above the pool's median runtime are preferred for runtime:high,
+// those below for runtime:low.
+func TestPreferred(t *testing.T) {
+	p, err := resample.Classify(manyUsers(), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.LongTerm) != 20 {
+		t.Fatalf("%d long-term users", len(p.LongTerm))
+	}
+	for _, high := range []bool{true, false} {
+		got := p.Preferred(p.LongTerm, &resample.Preference{Feature: resample.FeatureRuntime, High: high, Bias: 2})
+		for i, u := range p.LongTerm {
+			want := u.ID > 10
+			if !high {
+				want = u.ID <= 10
+			}
+			if got[i] != want {
+				t.Errorf("high %v: user %d preferred %v", high, u.ID, got[i])
+			}
+		}
+	}
+	set := &resample.Preference{Users: map[int32]bool{3: true, 30: true}, Label: "set", Bias: 2}
+	if n := slices.Index(p.Preferred(p.LongTerm, set), true); p.LongTerm[n].ID != 3 {
+		t.Errorf("set: first preferred long-term user %d", p.LongTerm[n].ID)
+	}
+}
+
+// A huge bias gives every long-term slot to preferred users, a tiny one
+// none, and the weekly arrivals follow; the number of slots is kept.
+func TestPreferenceBias(t *testing.T) {
+	p, err := resample.Classify(manyUsers(), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		bias     float64
+		wantPref bool
+	}{{1e9, true}, {1e-9, false}} {
+		pref := &resample.Preference{Feature: resample.FeatureRuntime, High: true, Bias: tc.bias}
+		w, err := p.Generate(resample.Options{Seed: 5, Prefer: pref, Duration: 40 * week})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Params.LongTerm != 20 || w.Params.PreferredLongTerm != 10 || w.Params.PreferredTemporary != 15 {
+			t.Errorf("params %+v", w.Params)
+		}
+		slots := map[int32]bool{}
+		for _, c := range w.Copies {
+			preferred := (c.Class == resample.LongTerm && c.User > 10) || (c.Class == resample.Temporary && c.User > 35)
+			if preferred != tc.wantPref {
+				t.Errorf("bias %g: copy of user %d (%v)", tc.bias, c.User, c.Class)
+			}
+			if c.Class == resample.LongTerm {
+				slots[c.Slot] = true
+			}
+		}
+		if len(slots) != 20 {
+			t.Errorf("bias %g: %d long-term slots with jobs, want 20", tc.bias, len(slots))
+		}
+	}
+}
+
+// Without a preference the generator draws exactly as before (the bytes
+// pinned elsewhere); with bias 1 it draws users alike but not identically.
+func TestPreferenceDeterministic(t *testing.T) {
+	p, err := resample.Classify(manyUsers(), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pref := &resample.Preference{Feature: resample.FeatureJobsPerWeek, High: false, Bias: 3}
+	a, _ := p.Generate(resample.Options{Seed: 9, Prefer: pref})
+	b, _ := p.Generate(resample.Options{Seed: 9, Prefer: pref})
+	if !slices.Equal(a.Source, b.Source) {
+		t.Error("the same seed and preference gave different workloads")
+	}
+	if got := a.Trace("").Header.GetAll(resample.KeyParams); len(got) != 1 || !strings.Contains(got[0], "prefer=jobs-per-week:low bias=3") {
+		t.Errorf("params line %q", got)
+	}
+}
+
+// Shaking by user moves each chosen user's jobs by one delta within the
+// bound, leaves the other jobs alone and is deterministic per stream.
+func TestShakeProperties(t *testing.T) {
+	tr := manyUsers()
+	rapid.Check(t, func(rt *rapid.T) {
+		unit := resample.ShakeUnit(rapid.IntRange(0, 2).Draw(rt, "unit"))
+		maxShift := int64(rapid.IntRange(1, 1800).Draw(rt, "shift"))
+		n, err := resample.ShakeUnits(tr, unit)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		opt := resample.ShakeOptions{Unit: unit, MaxShift: maxShift, Count: rapid.IntRange(0, min(n, 30)).Draw(rt, "count"),
+			Seed: rapid.Uint64().Draw(rt, "seed"), Stream: rapid.Uint64Range(0, 9).Draw(rt, "stream")}
+		st, moves, err := resample.Shake(tr, opt)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		want := opt.Count
+		if want == 0 {
+			want = n
+		}
+		if len(moves) != want {
+			rt.Fatalf("%d moves, want %d", len(moves), want)
+		}
+		for _, m := range moves {
+			if m.Delta == 0 || m.Delta < -maxShift || m.Delta > maxShift {
+				rt.Fatalf("move %+v outside ±%d", m, maxShift)
+			}
+		}
+		if len(st.Jobs) != len(tr.Jobs) {
+			rt.Fatalf("%d jobs, want %d", len(st.Jobs), len(tr.Jobs))
+		}
+		byID := map[int64]*trace.Job{}
+		for i := range st.Jobs {
+			byID[st.Jobs[i].ID] = &st.Jobs[i]
+			if i > 0 && st.Jobs[i].Submit < st.Jobs[i-1].Submit {
+				rt.Fatal("shaken log not sorted")
+			}
+		}
+		changed := 0
+		delta := map[int32]int64{} // per user, for user shaking
+		for i := range tr.Jobs {
+			o, s := &tr.Jobs[i], byID[tr.Jobs[i].ID]
+			d := s.Submit - o.Submit
+			if unit == resample.ShakeRuntime {
+				d = s.Runtime - o.Runtime
+			}
+			if d != 0 {
+				changed++
+			}
+			if unit == resample.ShakeUser {
+				if prev, ok := delta[o.User]; ok && prev != d {
+					rt.Fatalf("user %d moved by %d and %d", o.User, prev, d)
+				}
+				delta[o.User] = d
+			}
+		}
+		if changed == 0 {
+			rt.Fatal("nothing moved")
+		}
+		// A user's jobs keep their order (session shifts are bounded by
+		// half the session gap).
+		if unit != resample.ShakeRuntime {
+			last := map[int32]int64{}
+			for i := range tr.Jobs {
+				s := byID[tr.Jobs[i].ID]
+				if p, ok := last[s.User]; ok && s.Submit < p {
+					rt.Fatalf("user %d's jobs reordered", s.User)
+				}
+				last[s.User] = s.Submit
+			}
+		}
+		again, _, _ := resample.Shake(tr, opt)
+		if !slices.Equal(again.Jobs, st.Jobs) {
+			rt.Fatal("same options, different shaken logs")
+		}
+	})
+}
+
+func TestShakeBadOptions(t *testing.T) {
+	tr := manyUsers()
+	for _, opt := range []resample.ShakeOptions{
+		{Unit: resample.ShakeSession, MaxShift: 1801},
+		{Unit: resample.ShakeUser, MaxShift: 0},
+		{Unit: resample.ShakeUser, MaxShift: resample.MaxShakeShift + 1},
+		{Unit: resample.ShakeUser, MaxShift: 10, Count: -1},
+		{Unit: resample.ShakeUser, MaxShift: 10, Count: 51},
+	} {
+		var re *resample.RangeError
+		if _, _, err := resample.Shake(tr, opt); !errors.As(err, &re) {
+			t.Errorf("%+v: err %v, want a RangeError", opt, err)
+		}
+	}
+	if _, err := resample.ParseShakeUnit("job"); err == nil {
+		t.Error("unit job accepted")
+	}
+}
+
+// The original's metrics are those of a plain simulation, and a shaken
+// variant moved by nothing is impossible (shifts are never 0): the runs
+// differ from the original in at least one job's timing.
+func TestShakeRuns(t *testing.T) {
+	tr := manyUsers()
+	cfg := resample.ShakeConfig{Shake: resample.ShakeOptions{Unit: resample.ShakeUser, MaxShift: 600}, Runs: 3,
+		Scheduler: func() sim.Scheduler { s, _ := sched.New("fcfs"); return s }}
+	r, err := resample.ShakeRuns(context.Background(), tr, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Variants) != 3 || r.Units != 50 || r.Moved != 50 {
+		t.Fatalf("%d variants, %d units, %d moved", len(r.Variants), r.Units, r.Moved)
+	}
+	res, _, err := sim.Simulate(context.Background(), tr, cfg.Scheduler(), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Original.Jobs != len(res.Jobs) {
+		t.Errorf("original %d jobs, simulation %d", r.Original.Jobs, len(res.Jobs))
+	}
+	if _, err := resample.ShakeRuns(context.Background(), tr, resample.ShakeConfig{Shake: cfg.Shake, Runs: 0, Scheduler: cfg.Scheduler}); err == nil {
+		t.Error("0 runs accepted")
+	}
+}
+
+// stepLog has one user per week slot submitting one job a day whose
+// runtime gives the machine a load of lo for the first half of the weeks
+// and hi for the second.
+func stepLog(weeks int, lo, hi float64) *trace.Trace {
+	var h swf.Header
+	h.Set("UnixStartTime", "978307200")
+	h.Set("TimeZoneString", "UTC")
+	h.Set("MaxProcs", "10")
+	var jobs []trace.Job
+	for w := 0; w < weeks; w++ {
+		load := lo
+		if w >= weeks/2 {
+			load = hi
+		}
+		for d := 0; d < 7; d++ {
+			for u := int32(1); u <= 3; u++ {
+				jobs = append(jobs, trace.Job{ID: int64(len(jobs) + 1), Submit: int64(w*week + d*day + int(u)*3600), Wait: 0,
+					Runtime: int64(load * 10 * day / 3 / 2), Procs: 2, ReqProcs: -1, ReqTime: -1, User: u, Group: -1, App: -1,
+					Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1, Status: 1, AvgCPU: -1, UsedMem: -1, ReqMem: -1})
+			}
+		}
+	}
+	t := trace.New(h, jobs, trace.Options{})
+	t.Name = "step"
+	return t
+}
+
+func TestWeeklySegments(t *testing.T) {
+	tests := []struct {
+		name   string
+		tr     *trace.Trace
+		opt    resample.SegmentOptions
+		bounds []int // first weeks of the segments
+	}{
+		{"step", stepLog(60, 0.3, 0.8), resample.SegmentOptions{}, []int{0, 30}},
+		{"flat", stepLog(60, 0.5, 0.5), resample.SegmentOptions{}, []int{0}},
+		{"step shorter than the minimum", stepLog(40, 0.3, 0.8), resample.SegmentOptions{MinWeeks: 25}, []int{0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := resample.Classify(tc.tr, resample.ClassifyOptions{Period: resample.PeriodSubmits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			segs, err := p.WeeklySegments(10, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, s := range segs {
+				got = append(got, s.FirstWeek)
+			}
+			if !slices.Equal(got, tc.bounds) {
+				t.Errorf("segments start at weeks %v, want %v (%+v)", got, tc.bounds, segs)
+			}
+		})
+	}
+}
+
+// Resampling from a segment copies only the segment's jobs, and
+// CyclePhase and AlignLongTerm keep weekdays and times of day.
+func TestSegmentGenerate(t *testing.T) {
+	tr := stepLog(60, 0.3, 0.8)
+	p, err := resample.Classify(tr, resample.ClassifyOptions{Period: resample.PeriodSubmits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := p.WeeklySegments(10, resample.SegmentOptions{})
+	sp, err := p.Segment(segs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []resample.Options{{Seed: 1, Duration: 200 * week}, {Seed: 2, Duration: 200 * week, AlignLongTerm: true}, {Seed: 3, Duration: 200 * week, CyclePhase: true}} {
+		w, err := sp.Generate(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAligned(t, sp.Trace, w)
+		if len(w.Jobs) < 190*21 {
+			t.Errorf("%+v: %d jobs over 200 weeks of 21 jobs a week", opt, len(w.Jobs))
+		}
+		for i := range w.Jobs {
+			if s := sp.Trace.Jobs[w.Source[i]].Submit; s < segs[1].Start || s >= segs[1].End {
+				t.Fatalf("job from time %d, outside the segment [%d, %d)", s, segs[1].Start, segs[1].End)
+			}
+		}
+	}
+	if _, err := sp.TBUOS(context.Background(), sched.NewFCFS(), resample.TBUOSOptions{Options: resample.Options{CyclePhase: true}}); err == nil {
+		t.Error("TBUOS accepted CyclePhase")
+	}
+	if _, err := p.Segment(resample.Segment{Start: 0, End: 5 * week}); err == nil {
+		t.Error("a 5-week segment was resampled")
+	}
+}

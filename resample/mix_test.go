@@ -1,0 +1,202 @@
+package resample_test
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// mixLogs returns two 30-week logs: the first in Stockholm on 64
+// processors, the second in Los Angeles, starting on a Thursday at 05:00
+// UTC, on procs processors (its user 3 asks for 70 processors when procs
+// is 70 or less, for the oversize rules).
+func mixLogs(t testing.TB, procs int) (*resample.Pools, *resample.Pools) {
+	t.Helper()
+	a := synth(30, "Europe/Stockholm", spans30)
+	b := synth(30, "America/Los_Angeles", spans30)
+	b.Header.Set("UnixStartTime", strconv.Itoa(978307200+3*day+5*3600))
+	b.Header.Set("MaxProcs", strconv.Itoa(procs))
+	b.Procs = procs
+	for i := range b.Jobs {
+		if b.Jobs[i].User == 3 {
+			b.Jobs[i].Procs = 70
+		}
+	}
+	b.Name = "synthetic-b"
+	pa, err := resample.Classify(a, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := resample.Classify(b, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pa, pb
+}
+
+func TestMixMachineRule(t *testing.T) {
+	tests := []struct {
+		name      string
+		procsB    int
+		opt       resample.MixOptions
+		wantProcs int
+		wantErr   bool
+		dropped   bool
+		clamped   bool
+	}{
+		{"same size, no rule", 64, resample.MixOptions{}, 64, false, true, false},
+		{"different sizes, no rule", 128, resample.MixOptions{}, 0, true, false, false},
+		{"different sizes, max", 128, resample.MixOptions{Procs: resample.MaxProcs}, 128, false, false, false},
+		{"different sizes, 64, drop", 128, resample.MixOptions{Procs: 64}, 64, false, true, false},
+		{"different sizes, 64, clamp", 128, resample.MixOptions{Procs: 64, Oversize: resample.OversizeClamp}, 64, false, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pa, pb := mixLogs(t, tc.procsB)
+			m, err := resample.Mix([]*resample.Pools{pa, pb}, tc.opt)
+			var me *resample.MachineSizeError
+			if tc.wantErr {
+				if !errors.As(err, &me) {
+					t.Fatalf("err %v, want a MachineSizeError", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Procs != tc.wantProcs {
+				t.Errorf("machine %d, want %d", m.Procs, tc.wantProcs)
+			}
+			if (m.Dropped > 0) != tc.dropped || (m.Clamped > 0) != tc.clamped {
+				t.Errorf("dropped %d, clamped %d", m.Dropped, m.Clamped)
+			}
+			for i := range m.Jobs {
+				if m.Jobs[i].Processors() > m.Procs {
+					t.Fatalf("job %d uses %d processors on a machine of %d", i, m.Jobs[i].Processors(), m.Procs)
+				}
+			}
+		})
+	}
+}
+
+func TestMixBadOptions(t *testing.T) {
+	pa, pb := mixLogs(t, 64)
+	for _, opt := range []resample.MixOptions{
+		{Weights: []float64{1}},
+		{Weights: []float64{1, 0}},
+		{Weights: []float64{1, -2}},
+		{Options: resample.Options{LoadFactor: -1}},
+		{Procs: -5},
+	} {
+		if _, err := resample.Mix([]*resample.Pools{pa, pb}, opt); err == nil {
+			t.Errorf("%+v: no error", opt)
+		}
+	}
+	if _, err := resample.Mix([]*resample.Pools{pa}, resample.MixOptions{}); err == nil {
+		t.Error("one log: no error")
+	}
+}
+
+// Every mixed job is a job of its log, at the same weekday and time of day
+// in its own log's zone (moved to the first log's weeks), with its log's
+// number in field 16; a copy's jobs come from one user of one log; the
+// same options give the same bytes.
+func TestMixProperties(t *testing.T) {
+	pa, pb := mixLogs(t, 128)
+	pools := []*resample.Pools{pa, pb}
+	clocks := []*trace.Clock{pa.Trace.Clock(), pb.Trace.Clock()}
+	rapid.Check(t, func(rt *rapid.T) {
+		opt := resample.MixOptions{
+			Options: resample.Options{Seed: rapid.Uint64().Draw(rt, "seed"), LoadFactor: rapid.Float64Range(0.5, 3).Draw(rt, "load"),
+				Duration: int64(rapid.IntRange(2, 60).Draw(rt, "weeks")) * week},
+			Weights: []float64{rapid.Float64Range(0.1, 5).Draw(rt, "w1"), rapid.Float64Range(0.1, 5).Draw(rt, "w2")},
+			Procs:   resample.MaxProcs,
+		}
+		m, err := resample.Mix(pools, opt)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		first := clocks[0]
+		copyOf := map[int32][2]int32{}
+		for i := range m.Jobs {
+			j := &m.Jobs[i]
+			if i > 0 && j.Submit < m.Jobs[i-1].Submit {
+				rt.Fatalf("job %d before job %d", i, i-1)
+			}
+			if j.Submit < 0 || j.Submit >= m.Duration {
+				rt.Fatalf("job %d at %d, outside [0, %d)", i, j.Submit, m.Duration)
+			}
+			lg := m.Log[i]
+			if j.Partition != lg+1 {
+				rt.Fatalf("job %d of log %d has partition %d", i, lg, j.Partition)
+			}
+			o := &pools[lg].Trace.Jobs[m.Source[i]]
+			if o.Runtime != j.Runtime || o.User != m.Copies[j.User-1].User {
+				rt.Fatalf("job %d differs from its source", i)
+			}
+			a, b := first.Time(j.Submit), clocks[lg].Time(o.Submit)
+			if (a.Weekday() != b.Weekday() || a.Hour() != b.Hour() || a.Minute() != b.Minute()) && !dstGap(first, j.Submit) && !dstGap(clocks[lg], o.Submit) {
+				rt.Fatalf("job %d at %v in the mix, %v in its log", i, a, b)
+			}
+			key := [2]int32{lg, o.User}
+			if prev, ok := copyOf[j.User]; ok && prev != key {
+				rt.Fatalf("copy %d mixes %v and %v", j.User, prev, key)
+			}
+			copyOf[j.User] = key
+			if m.CopyLog[j.User-1] != lg {
+				rt.Fatalf("copy %d is of log %d, its job of log %d", j.User, m.CopyLog[j.User-1], lg)
+			}
+		}
+		var b1, b2 bytes.Buffer
+		if err := m.Trace("").WriteSWF(&b1); err != nil {
+			rt.Fatal(err)
+		}
+		m2, err := resample.Mix(pools, opt)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if err := m2.Trace("").WriteSWF(&b2); err != nil {
+			rt.Fatal(err)
+		}
+		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+			rt.Fatal("the same options gave different logs")
+		}
+	})
+}
+
+// The mixed log's header maps copies to logs and reads back.
+func TestMixHeader(t *testing.T) {
+	pa, pb := mixLogs(t, 128)
+	m, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: resample.Options{Seed: 3}, Procs: 128})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := m.Trace("cmd")
+	cs, err := resample.Copies(&tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != len(m.Copies) {
+		t.Fatalf("%d UserCopy lines for %d copies", len(cs), len(m.Copies))
+	}
+	for i, c := range m.Copies {
+		if got := cs[c.ID]; got.Log != int(m.CopyLog[i])+1 || got.User != c.User {
+			t.Errorf("copy %d: header %+v, want log %d user %d", c.ID, got, m.CopyLog[i]+1, c.User)
+		}
+	}
+	if got := tr.Header.GetAll(resample.KeyMixLog); len(got) != 2 {
+		t.Errorf("MixLog lines %q", got)
+	}
+	if v, _ := tr.Header.Get(resample.KeySeed); v != "3 stream 0" {
+		t.Errorf("seed line %q", v)
+	}
+	if tr.Procs != 128 {
+		t.Errorf("machine %d", tr.Procs)
+	}
+}
