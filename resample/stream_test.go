@@ -54,6 +54,8 @@ var drawOptions = []resample.Options{
 	{Seed: 7, LoadFactor: 1.3, Duration: 104 * resample.Week},
 	{Seed: 3, Stream: 2, LoadFactor: 0.6, WeekZeroArrivals: true, Duration: 30 * resample.Week},
 	{Seed: 5, LoadFactor: 2.5, AlignLongTerm: true, InnerRate: true},
+	{Seed: 9, LoadFactor: 1.5, CyclePhase: true, Duration: 80 * resample.Week},
+	{Seed: 11, Prefer: &resample.Preference{Feature: resample.FeatureRuntime, High: true, Bias: 4}},
 }
 
 // A drawn workload's streamed jobs are the generated workload's, on the
@@ -79,6 +81,16 @@ func TestDrawMatchesGenerate(t *testing.T) {
 			for _, o := range drawOptions {
 				checkDraw(t, p, o)
 			}
+			// From the longest stationary segment too (--stationary).
+			segs, err := p.WeeklySegments(tr.Procs, resample.SegmentOptions{})
+			if err != nil || len(segs) == 0 {
+				return
+			}
+			sp, err := p.Segment(segs[resample.LongestSegment(segs)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDraw(t, sp, resample.Options{Seed: 2, AlignLongTerm: true, Duration: 60 * resample.Week})
 		})
 	}
 }
