@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hpcwl/hpcwl/internal/version"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -75,82 +76,117 @@ func Write(w io.Writer, t *trace.Trace) error { return WriteVersion(w, t, Versio
 // header or trace.Options.Procs); when it is not, the error says how to
 // give it.
 func WriteVersion(w io.Writer, t *trace.Trace, batsimVersion int) error {
+	l, err := NewLayout(t.Name, t.Procs, batsimVersion)
+	if err != nil {
+		return err
+	}
+	tw := trace.NewWriter(w, l)
+	if err := tw.WriteHeader(&t.Header); err != nil {
+		return err
+	}
+	for i := range t.Jobs {
+		if err := tw.WriteJob(&t.Jobs[i]); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// Layout lays a trace out as a Batsim JSON workload for [trace.Writer], job
+// by job, as [WriteVersion] does. It keeps the set of distinct runtimes, for
+// the profiles it lists after the jobs.
+type Layout struct {
+	name   string
+	procs  int
+	typ    string
+	delays map[int64]bool
+}
+
+// NewLayout returns the Layout of a workload read from name (recorded in
+// its description; "" for none) for a machine of procs processors (at
+// least 1), for the given Batsim version.
+func NewLayout(name string, procs, batsimVersion int) (*Layout, error) {
 	typ, err := DelayType(batsimVersion)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	procs, err := t.MachineSize()
-	if err != nil {
-		return err
+	if procs <= 0 {
+		return nil, fmt.Errorf("%s: %w; pass the machine size with --procs N", name, trace.ErrNoMachineSize)
 	}
-	bw := bufio.NewWriterSize(w, 256<<10)
+	return &Layout{name: name, procs: procs, typ: typ, delays: map[int64]bool{}}, nil
+}
+
+// Head writes the description, the machine size and the SWF header.
+func (l *Layout) Head(w io.Writer, h *swf.Header) error {
+	bw := bufio.NewWriter(w)
 	from := ""
-	if t.Name != "" {
-		from = " from " + t.Name
+	if l.name != "" {
+		from = " from " + l.name
 	}
 	desc := jsonString("converted" + from + " by hpcwl " + version.String())
-	fmt.Fprintf(bw, "{\n  \"description\": %s,\n  \"nb_res\": %d,\n  %q: [", desc, procs, KeyHeader)
-	for i, l := range t.Header.Lines {
-		s := jsonString(l.String())
+	fmt.Fprintf(bw, "{\n  \"description\": %s,\n  \"nb_res\": %d,\n  %q: [", desc, l.procs, KeyHeader)
+	for i, hl := range h.Lines {
+		s := jsonString(hl.String())
 		if i > 0 {
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n    ")
 		bw.WriteString(s)
 	}
-	if len(t.Header.Lines) > 0 {
+	if len(h.Lines) > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("],\n  \"jobs\": [")
-	delays := map[int64]bool{}
-	var b []byte
-	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		b = b[:0]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    {\"id\": "...)
-		b = strconv.AppendInt(b, j.ID, 10)
-		b = append(b, ", \"subtime\": "...)
-		b = strconv.AppendInt(b, j.Submit, 10)
-		b = append(b, ", \"walltime\": "...)
-		b = strconv.AppendInt(b, max(j.ReqTime, -1), 10)
-		b = append(b, ", \"res\": "...)
-		b = strconv.AppendInt(b, int64(max(j.Processors(), 0)), 10)
-		d := max(j.Runtime, 0)
-		delays[d] = true
-		b = append(b, ", \"profile\": \""...)
-		b = append(b, profileName(d)...)
-		b = append(b, '"')
-		if j.Runtime < 0 {
-			b = appendInt(b, keyRuntime, j.Runtime)
-		}
-		b = appendInt(b, keyWait, j.Wait)
-		b = appendInt(b, keyProcs, int64(j.Procs))
-		b = appendFloat(b, keyAvgCPU, j.AvgCPU)
-		b = appendFloat(b, keyUsedMem, j.UsedMem)
-		b = appendInt(b, keyReqProcs, int64(j.ReqProcs))
-		b = appendFloat(b, keyReqMem, j.ReqMem)
-		b = appendInt(b, keyStatus, int64(j.Status))
-		b = appendInt(b, keyUser, int64(j.User))
-		b = appendInt(b, keyGroup, int64(j.Group))
-		b = appendInt(b, keyApp, int64(j.App))
-		b = appendInt(b, keyQueue, int64(j.Queue))
-		b = appendInt(b, keyPartition, int64(j.Partition))
-		b = appendInt(b, keyPreceding, int64(j.Preceding))
-		b = appendInt(b, keyThinkTime, j.ThinkTime)
-		b = append(b, '}')
-		if _, err := bw.Write(b); err != nil {
-			return err
-		}
+	return bw.Flush()
+}
+
+// AppendJob appends job i's object and notes its runtime.
+func (l *Layout) AppendJob(b []byte, i int, j *trace.Job) []byte {
+	if i > 0 {
+		b = append(b, ',')
 	}
-	if len(t.Jobs) > 0 {
+	b = append(b, "\n    {\"id\": "...)
+	b = strconv.AppendInt(b, j.ID, 10)
+	b = append(b, ", \"subtime\": "...)
+	b = strconv.AppendInt(b, j.Submit, 10)
+	b = append(b, ", \"walltime\": "...)
+	b = strconv.AppendInt(b, max(j.ReqTime, -1), 10)
+	b = append(b, ", \"res\": "...)
+	b = strconv.AppendInt(b, int64(max(j.Processors(), 0)), 10)
+	d := max(j.Runtime, 0)
+	l.delays[d] = true
+	b = append(b, ", \"profile\": \""...)
+	b = append(b, profileName(d)...)
+	b = append(b, '"')
+	if j.Runtime < 0 {
+		b = appendInt(b, keyRuntime, j.Runtime)
+	}
+	b = appendInt(b, keyWait, j.Wait)
+	b = appendInt(b, keyProcs, int64(j.Procs))
+	b = appendFloat(b, keyAvgCPU, j.AvgCPU)
+	b = appendFloat(b, keyUsedMem, j.UsedMem)
+	b = appendInt(b, keyReqProcs, int64(j.ReqProcs))
+	b = appendFloat(b, keyReqMem, j.ReqMem)
+	b = appendInt(b, keyStatus, int64(j.Status))
+	b = appendInt(b, keyUser, int64(j.User))
+	b = appendInt(b, keyGroup, int64(j.Group))
+	b = appendInt(b, keyApp, int64(j.App))
+	b = appendInt(b, keyQueue, int64(j.Queue))
+	b = appendInt(b, keyPartition, int64(j.Partition))
+	b = appendInt(b, keyPreceding, int64(j.Preceding))
+	b = appendInt(b, keyThinkTime, j.ThinkTime)
+	return append(b, '}')
+}
+
+// Tail closes the job list and writes one profile per distinct runtime.
+func (l *Layout) Tail(w io.Writer, n int) error {
+	bw := bufio.NewWriter(w)
+	if n > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("],\n  \"profiles\": {")
-	ds := make([]int64, 0, len(delays))
-	for d := range delays {
+	ds := make([]int64, 0, len(l.delays))
+	for d := range l.delays {
 		ds = append(ds, d)
 	}
 	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
@@ -162,7 +198,7 @@ func WriteVersion(w io.Writer, t *trace.Trace, batsimVersion int) error {
 		if d == 0 {
 			delay = strconv.FormatFloat(ZeroDelay, 'g', -1, 64)
 		}
-		fmt.Fprintf(bw, "\n    \"%s\": {\"type\": %q, \"delay\": %s}", profileName(d), typ, delay)
+		fmt.Fprintf(bw, "\n    \"%s\": {\"type\": %q, \"delay\": %s}", profileName(d), l.typ, delay)
 	}
 	if len(ds) > 0 {
 		bw.WriteString("\n  ")

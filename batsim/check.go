@@ -24,21 +24,25 @@ type Doubtful struct {
 func Check(t *trace.Trace) Doubtful {
 	var d Doubtful
 	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		bad := false
-		if j.Processors() <= 0 {
-			d.NoResources++
-			bad = true
-		}
-		if j.Submit < 0 {
-			d.NoSubmit++
-			bad = true
-		}
-		if bad && len(d.First) < 5 {
-			d.First = append(d.First, j.ID)
-		}
+		d.Add(&t.Jobs[i])
 	}
 	return d
+}
+
+// Add counts j if it is doubtful, for a trace checked job by job.
+func (d *Doubtful) Add(j *trace.Job) {
+	bad := false
+	if j.Processors() <= 0 {
+		d.NoResources++
+		bad = true
+	}
+	if j.Submit < 0 {
+		d.NoSubmit++
+		bad = true
+	}
+	if bad && len(d.First) < 5 {
+		d.First = append(d.First, j.ID)
+	}
 }
 
 // Any reports whether some job is doubtful.

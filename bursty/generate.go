@@ -123,11 +123,27 @@ func (m *Model) GenerateBags(arrivals []float64, seed uint64) ([]trace.Job, []in
 }
 
 func (g *generator) generate(arrivals []float64) ([]trace.Job, []int) {
+	jobs := make([]trace.Job, 0, len(arrivals))
+	bags, _ := g.stream(arrivals, trace.JobWriterFunc(func(j *trace.Job) error {
+		jobs = append(jobs, *j)
+		return nil
+	}))
+	return jobs, bags
+}
+
+// Stream writes the jobs [Model.Generate] returns to w one at a time, as
+// they are drawn: it holds no job, only the arrival times given.
+func (m *Model) Stream(arrivals []float64, seed uint64, w trace.JobWriter) error {
+	_, err := newGenerator(m, seed).stream(arrivals, w)
+	return err
+}
+
+func (g *generator) stream(arrivals []float64, w trace.JobWriter) ([]int, error) {
 	m := g.m
 	var bags []int
-	jobs := make([]trace.Job, len(arrivals))
 	var run int64
 	var cpu, inBag, size int
+	var j trace.Job
 	for i, a := range arrivals {
 		if i > 0 && a-arrivals[i-1] <= float64(m.Delta) && inBag < size {
 			inBag++
@@ -137,11 +153,14 @@ func (g *generator) generate(arrivals []float64) ([]trace.Job, []int) {
 			run, cpu = g.randomJob()
 			bags = append(bags, 1)
 		}
-		jobs[i] = trace.Job{ID: int64(i + 1), Submit: int64(math.Floor(a)), Wait: -1, Runtime: run, ReqTime: -1, ThinkTime: -1,
+		j = trace.Job{ID: int64(i + 1), Submit: int64(math.Floor(a)), Wait: -1, Runtime: run, ReqTime: -1, ThinkTime: -1,
 			AvgCPU: -1, UsedMem: -1, ReqMem: -1, Procs: int32(cpu), ReqProcs: int32(cpu), User: -1, Group: -1, App: -1,
 			Queue: -1, Partition: -1, Preceding: -1, Status: 1}
+		if err := w.WriteJob(&j); err != nil {
+			return bags, err
+		}
 	}
-	return jobs, bags
+	return bags, nil
 }
 
 // PoissonSchedule returns n arrival times of a Poisson process with the

@@ -198,162 +198,252 @@ func (e *OversizeJobError) Error() string {
 // handled last; every policy but [OversizeKeep] needs the machine size, and
 // its absence is an error saying how to give it.
 func Clean(t *trace.Trace, opt Options) (*trace.Trace, *Report, error) {
-	procs := t.Procs
+	c, err := NewCleaner(t.Name, &t.Header, t.Procs, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.NeedsFirstPass() {
+		for i := range t.Jobs {
+			c.Measure(&t.Jobs[i])
+		}
+		c.EndFirstPass()
+	}
+	kept := make([]trace.Job, 0, t.Len())
+	for i := range t.Jobs {
+		j := t.Jobs[i]
+		if c.Clean(&j) {
+			kept = append(kept, j)
+		}
+	}
+	rep, h, err := c.Finish(&t.Header)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := trace.New(h, kept, trace.Options{Procs: t.Procs})
+	out.Name = t.Name
+	return out, rep, nil
+}
+
+// Cleaner cleans a log job by job, as [Clean] does, for a log that is not
+// held whole: give every job to [Cleaner.Clean], in order, and write those
+// it keeps (changed in place) at once; [Cleaner.Finish] then gives the
+// report and the cleaned log's header. With flurry detection the log is
+// read twice: every job goes first to [Cleaner.Measure], then
+// [Cleaner.EndFirstPass] runs the detectors, which need each job's
+// number, submit time and user (24 bytes a job); without it a Cleaner
+// holds counters only.
+type Cleaner struct {
+	name    string
+	procs   int
+	opt     Options
+	clock   *trace.Clock
+	active  []rule
+	counts  []int
+	filters []int
+	flurry  *FlurryJobs
+	found   []Flurry
+	fs      []*Filter
+	fc      []int
+	rep     Report
+	// Oversize jobs under OversizeError: the first and their number.
+	overFirst *trace.Job
+	overN     int
+	dropped   int
+}
+
+type rule struct {
+	reason, what string
+	drop         func(j *trace.Job) bool
+}
+
+// NewCleaner returns a Cleaner for the log name (for messages) whose header
+// is h, on a machine of procs processors (0 when unknown). It fails as
+// Clean does when a policy needs the machine size and it is unknown.
+func NewCleaner(name string, h *swf.Header, procs int, opt Options) (*Cleaner, error) {
+	t := &trace.Trace{Name: name, Header: *h, Procs: procs}
 	if opt.Oversize != OversizeKeep {
 		p, err := t.MachineSize()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		procs = p
 	}
-	rep := &Report{Input: t.Len(), Procs: procs, Parameters: opt.String()}
-	counts := map[string]int{}
-	filterCounts := make([]int, len(opt.Filters))
-
-	type rule struct {
-		reason, what string
-		on           bool
-		drop         func(j *trace.Job) bool
-	}
+	c := &Cleaner{name: name, procs: procs, opt: opt, clock: t.Clock(),
+		rep: Report{Procs: procs, Parameters: opt.String()}, filters: make([]int, len(opt.Filters))}
 	statuses, keepUsers, dropUsers := opt.Statuses, opt.KeepUsers, opt.DropUsers
-	rules := []rule{
-		{ReasonPartial, "partial-execution records (status 2, 3 or 4)", !opt.KeepPartial,
-			func(j *trace.Job) bool { return j.Status >= 2 && j.Status <= 4 }},
-		{ReasonNegativeSubmit, "jobs with a negative submit time", !opt.KeepInvalid,
-			func(j *trace.Job) bool { return j.Submit < 0 }},
-		{ReasonNegativeRun, "jobs with a negative (unknown) run time", !opt.KeepInvalid,
-			func(j *trace.Job) bool { return j.Runtime < 0 }},
-		{ReasonNoProcessors, "jobs with no processors", !opt.KeepInvalid,
-			func(j *trace.Job) bool { return j.Processors() <= 0 }},
-		{ReasonUnknownUser, "jobs of unknown users", opt.DropUnknownUser,
-			func(j *trace.Job) bool { return j.User < 0 }},
-		{ReasonStatus, "jobs with a status other than " + joinInts(statuses), len(statuses) > 0,
-			func(j *trace.Job) bool { return !slices.Contains(statuses, int(j.Status)) }},
-		{ReasonUser, userWhat(keepUsers, dropUsers), len(keepUsers)+len(dropUsers) > 0,
+	rules := []struct {
+		rule
+		on bool
+	}{
+		{rule{ReasonPartial, "partial-execution records (status 2, 3 or 4)",
+			func(j *trace.Job) bool { return j.Status >= 2 && j.Status <= 4 }}, !opt.KeepPartial},
+		{rule{ReasonNegativeSubmit, "jobs with a negative submit time",
+			func(j *trace.Job) bool { return j.Submit < 0 }}, !opt.KeepInvalid},
+		{rule{ReasonNegativeRun, "jobs with a negative (unknown) run time",
+			func(j *trace.Job) bool { return j.Runtime < 0 }}, !opt.KeepInvalid},
+		{rule{ReasonNoProcessors, "jobs with no processors",
+			func(j *trace.Job) bool { return j.Processors() <= 0 }}, !opt.KeepInvalid},
+		{rule{ReasonUnknownUser, "jobs of unknown users",
+			func(j *trace.Job) bool { return j.User < 0 }}, opt.DropUnknownUser},
+		{rule{ReasonStatus, "jobs with a status other than " + joinInts(statuses),
+			func(j *trace.Job) bool { return !slices.Contains(statuses, int(j.Status)) }}, len(statuses) > 0},
+		{rule{ReasonUser, userWhat(keepUsers, dropUsers),
 			func(j *trace.Job) bool {
 				u := int(j.User)
 				return len(keepUsers) > 0 && !slices.Contains(keepUsers, u) || slices.Contains(dropUsers, u)
-			}},
-		{ReasonWindow, windowWhat(opt.From, opt.To), opt.From > 0 || opt.To > 0,
-			func(j *trace.Job) bool { return j.Submit < opt.From || opt.To > 0 && j.Submit >= opt.To }},
-		{ReasonCancelledZero, "cancelled jobs (status 5) with run time 0", opt.DropCancelledZero,
-			func(j *trace.Job) bool { return j.Status == 5 && j.Runtime == 0 }},
+			}}, len(keepUsers)+len(dropUsers) > 0},
+		{rule{ReasonWindow, windowWhat(opt.From, opt.To),
+			func(j *trace.Job) bool { return j.Submit < opt.From || opt.To > 0 && j.Submit >= opt.To }}, opt.From > 0 || opt.To > 0},
+		{rule{ReasonCancelledZero, "cancelled jobs (status 5) with run time 0",
+			func(j *trace.Job) bool { return j.Status == 5 && j.Runtime == 0 }}, opt.DropCancelledZero},
 	}
-	var active []rule
 	for _, r := range rules {
 		if r.on {
-			active = append(active, r)
+			c.active = append(c.active, r.rule)
 		}
 	}
+	c.counts = make([]int, len(c.active))
 	for _, f := range opt.Filters {
 		f.Bind(t)
 	}
-	kept := make([]trace.Job, 0, t.Len())
-jobs:
-	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		for _, r := range active {
-			if r.drop(j) {
-				counts[r.reason]++
-				continue jobs
-			}
-		}
-		for k, f := range opt.Filters {
-			if f.Match(j) {
-				filterCounts[k]++
-				continue jobs
-			}
-		}
-		kept = append(kept, *j)
-	}
-	for _, r := range active {
-		rep.Removed = append(rep.Removed, Removal{Reason: r.reason, What: r.what, Jobs: counts[r.reason]})
-	}
-	for k, f := range opt.Filters {
-		rep.Removed = append(rep.Removed, Removal{Reason: ReasonFilter, What: f.String(), Jobs: filterCounts[k]})
-	}
-
-	out := trace.New(t.Header.Clone(), kept, trace.Options{Procs: t.Procs})
-	out.Name = t.Name
 	if opt.Flurries.Enabled() {
-		rep.Flurries = DetectFlurries(out, opt.Flurries)
-		if len(rep.Flurries) > 0 {
-			fs := make([]*Filter, len(rep.Flurries))
-			fc := make([]int, len(fs))
-			for k, fl := range rep.Flurries {
-				fs[k] = MustParseFilter(fl.Filter)
-			}
-			out.Jobs = slices.DeleteFunc(out.Jobs, func(j trace.Job) bool {
-				for k, f := range fs {
-					if f.Match(&j) {
-						fc[k]++
-						return true
-					}
-				}
-				return false
-			})
-			for k, fl := range rep.Flurries {
-				rep.Removed = append(rep.Removed, Removal{Reason: ReasonFlurry,
-					What: fl.Filter + " (" + fl.Method + " detector)", Jobs: fc[k]})
-			}
-		}
+		c.flurry = NewFlurryJobs(h)
 	}
+	return c, nil
+}
 
-	switch opt.Oversize {
-	case OversizeError:
-		var first *trace.Job
-		n := 0
-		for i := range out.Jobs {
-			if out.Jobs[i].Processors() > procs {
-				if first == nil {
-					first = &out.Jobs[i]
-				}
-				n++
-			}
-		}
-		if first != nil {
-			return nil, nil, &OversizeJobError{Trace: t.Name, Job: first.ID, Uses: first.Processors(), Procs: procs, Count: n}
-		}
-	case OversizeDrop:
-		n := len(out.Jobs)
-		out.Jobs = slices.DeleteFunc(out.Jobs, func(j trace.Job) bool { return j.Processors() > procs })
-		rep.Removed = append(rep.Removed, Removal{Reason: ReasonOversize,
-			What: fmt.Sprintf("jobs using more than the machine's %d processors", procs), Jobs: n - len(out.Jobs)})
-	case OversizeClamp:
-		p := int32(min(procs, 1<<31-1))
-		for i := range out.Jobs {
-			j := &out.Jobs[i]
-			if j.Processors() > procs {
-				rep.Clamped++
-				j.Procs = min(j.Procs, p)
-				j.ReqProcs = min(j.ReqProcs, p)
-			}
+// NeedsFirstPass reports whether the options detect flurries, which needs
+// a first pass over the log ([Cleaner.Measure]).
+func (c *Cleaner) NeedsFirstPass() bool { return c.flurry != nil }
+
+// rules returns the index of the first rule (then len(active) + filter)
+// that removes j, or -1.
+func (c *Cleaner) rules(j *trace.Job) int {
+	for k, r := range c.active {
+		if r.drop(j) {
+			return k
 		}
 	}
-	rep.Output = out.Len()
-	if opt.From > 0 {
+	for k, f := range c.opt.Filters {
+		if f.Match(j) {
+			return len(c.active) + k
+		}
+	}
+	return -1
+}
+
+// Measure adds a job of the first pass.
+func (c *Cleaner) Measure(j *trace.Job) {
+	if c.flurry != nil && c.rules(j) < 0 {
+		c.flurry.Add(j)
+	}
+}
+
+// EndFirstPass runs the flurry detectors on the jobs the other rules keep.
+func (c *Cleaner) EndFirstPass() {
+	if c.flurry == nil {
+		return
+	}
+	c.found = c.flurry.Detect(c.opt.Flurries)
+	c.flurry = nil
+	c.fs = make([]*Filter, len(c.found))
+	c.fc = make([]int, len(c.found))
+	for k, fl := range c.found {
+		c.fs[k] = MustParseFilter(fl.Filter)
+	}
+}
+
+// Clean reports whether the log keeps j, the next job, and changes it as
+// the cleaned log has it (clamped, its submit time moved with the start of
+// the window).
+func (c *Cleaner) Clean(j *trace.Job) bool {
+	c.rep.Input++
+	if k := c.rules(j); k >= 0 {
+		if k < len(c.active) {
+			c.counts[k]++
+		} else {
+			c.filters[k-len(c.active)]++
+		}
+		return false
+	}
+	for k, f := range c.fs {
+		if f.Match(j) {
+			c.fc[k]++
+			return false
+		}
+	}
+	if j.Processors() > c.procs {
+		switch c.opt.Oversize {
+		case OversizeError:
+			if c.overFirst == nil {
+				first := *j
+				c.overFirst = &first
+			}
+			c.overN++
+		case OversizeDrop:
+			c.dropped++
+			return false
+		case OversizeClamp:
+			p := int32(min(c.procs, 1<<31-1))
+			c.rep.Clamped++
+			j.Procs = min(j.Procs, p)
+			j.ReqProcs = min(j.ReqProcs, p)
+		}
+	}
+	c.rep.Output++
+	if c.opt.From > 0 {
+		j.Submit -= c.opt.From
+	}
+	return true
+}
+
+// Finish returns the report and the cleaned log's header: h, the log's
+// header, with its period moved to the window and notes saying what was
+// removed. It fails with an [*OversizeJobError] when jobs are wider than the
+// machine under [OversizeError] (no job kept should then be written).
+func (c *Cleaner) Finish(h *swf.Header) (*Report, swf.Header, error) {
+	if c.overFirst != nil {
+		return nil, swf.Header{}, &OversizeJobError{Trace: c.name, Job: c.overFirst.ID, Uses: c.overFirst.Processors(), Procs: c.procs, Count: c.overN}
+	}
+	rep := c.rep
+	for k, r := range c.active {
+		rep.Removed = append(rep.Removed, Removal{Reason: r.reason, What: r.what, Jobs: c.counts[k]})
+	}
+	for k, f := range c.opt.Filters {
+		rep.Removed = append(rep.Removed, Removal{Reason: ReasonFilter, What: f.String(), Jobs: c.filters[k]})
+	}
+	if c.opt.Flurries.Enabled() {
+		rep.Flurries = c.found
+		for k, fl := range c.found {
+			rep.Removed = append(rep.Removed, Removal{Reason: ReasonFlurry,
+				What: fl.Filter + " (" + fl.Method + " detector)", Jobs: c.fc[k]})
+		}
+	}
+	if c.opt.Oversize == OversizeDrop {
+		rep.Removed = append(rep.Removed, Removal{Reason: ReasonOversize,
+			What: fmt.Sprintf("jobs using more than the machine's %d processors", c.procs), Jobs: c.dropped})
+	}
+	out := h.Clone()
+	if c.opt.From > 0 {
 		// The log now starts at the window's start: time 0 moves there
 		// (UnixStartTime and StartTime follow, every submit time shifts by
 		// the same amount), so that the log's period, which runs from time
 		// 0, is the window and not the source's whole history.
-		start := out.Clock().Time(opt.From)
-		for i := range out.Jobs {
-			out.Jobs[i].Submit -= opt.From
-		}
-		out.Header.Set("UnixStartTime", strconv.FormatInt(start.Unix(), 10))
-		if _, ok := out.Header.Get("StartTime"); ok {
-			out.Header.Set("StartTime", start.Format(swfTimeLayout))
+		start := c.clock.Time(c.opt.From)
+		out.Set("UnixStartTime", strconv.FormatInt(start.Unix(), 10))
+		if _, ok := out.Get("StartTime"); ok {
+			out.Set("StartTime", start.Format(swfTimeLayout))
 		}
 	}
-	if opt.To > 0 {
+	if c.opt.To > 0 {
 		// The log now ends at the window's end: say so, so that tools
 		// that take the log's period from the header see the shorter one.
-		if _, ok := out.Header.Get("EndTime"); ok {
-			out.Header.Set("EndTime", t.Clock().Time(opt.To).Format(swfTimeLayout))
+		if _, ok := out.Get("EndTime"); ok {
+			out.Set("EndTime", c.clock.Time(c.opt.To).Format(swfTimeLayout))
 		}
 	}
-	addNotes(&out.Header, rep)
-	return out, rep, nil
+	addNotes(&out, &rep)
+	return &rep, out, nil
 }
 
 // swfTimeLayout is the layout of the StartTime and EndTime header fields.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -156,23 +157,98 @@ type weekCount struct{ week, n, first, last int }
 
 // DetectFlurries returns the flurries the enabled detectors find in t,
 // ordered by first submit time. It returns nothing when no detector is
-// enabled.
+// enabled. [FlurryJobs] finds the same in a log read job by job.
 func DetectFlurries(t *trace.Trace, opt FlurryOptions) []Flurry {
+	f := NewFlurryJobs(&t.Header)
+	f.jobs = make([]flurryJob, 0, len(t.Jobs))
+	for i := range t.Jobs {
+		f.Add(&t.Jobs[i])
+	}
+	return f.Detect(opt)
+}
+
+// FlurryJobs gathers, job by job, what the flurry detectors need of a log:
+// each job's number, submit time and user (24 bytes a job), for a log that
+// is not held whole.
+type FlurryJobs struct {
+	clock *trace.Clock
+	jobs  []flurryJob
+}
+
+type flurryJob struct {
+	id, submit int64
+	user       int32
+}
+
+// NewFlurryJobs returns an empty FlurryJobs for a log whose header is h
+// (its start time and time zone place the weeks).
+func NewFlurryJobs(h *swf.Header) *FlurryJobs {
+	t := trace.Trace{Header: *h}
+	return &FlurryJobs{clock: t.Clock()}
+}
+
+// UseHeader places the weeks with the clock of h instead: the header of
+// the log the jobs were written to, when it moved the log's start.
+func (f *FlurryJobs) UseHeader(h *swf.Header) {
+	t := trace.Trace{Header: *h}
+	f.clock = t.Clock()
+}
+
+// Add adds the next job of the log.
+func (f *FlurryJobs) Add(j *trace.Job) {
+	f.jobs = append(f.jobs, flurryJob{id: j.ID, submit: j.Submit, user: j.User})
+}
+
+// users groups the jobs by user as [trace.Trace.Users] does: users by ID,
+// each user's jobs by submit time, then job number.
+func (f *FlurryJobs) users() []trace.User {
+	idx := map[int32]int{}
+	var us []trace.User
+	for i := range f.jobs {
+		u := f.jobs[i].user
+		k, ok := idx[u]
+		if !ok {
+			k = len(us)
+			idx[u] = k
+			us = append(us, trace.User{ID: u})
+		}
+		us[k].Jobs = append(us[k].Jobs, i)
+	}
+	sort.Slice(us, func(a, b int) bool { return us[a].ID < us[b].ID })
+	for _, u := range us {
+		jobs := u.Jobs
+		before := func(a, b int) bool {
+			ja, jb := &f.jobs[jobs[a]], &f.jobs[jobs[b]]
+			if ja.submit != jb.submit {
+				return ja.submit < jb.submit
+			}
+			return ja.id < jb.id
+		}
+		if !sort.SliceIsSorted(jobs, before) {
+			sort.SliceStable(jobs, before)
+		}
+	}
+	return us
+}
+
+// Detect returns the flurries the enabled detectors find in the jobs
+// added, as [DetectFlurries] does.
+func (f *FlurryJobs) Detect(opt FlurryOptions) []Flurry {
 	if !opt.Enabled() {
 		return nil
 	}
 	opt = opt.withDefaults()
-	clock := t.Clock()
+	clock := f.clock
 	t0 := clock.Time(0)
 	monday0 := time.Date(t0.Year(), t0.Month(), t0.Day()-clock.DayOfWeek(0), 0, 0, 0, 0, clock.Loc)
 	var users []userWeeks
-	for _, u := range t.Users() {
+	for _, u := range f.users() {
 		if u.ID < 0 {
 			continue
 		}
 		uw := userWeeks{u: u, weeks: make([]int, len(u.Jobs))}
 		for k, ji := range u.Jobs {
-			w := clock.Week(t.Jobs[ji].Submit)
+			w := clock.Week(f.jobs[ji].submit)
 			uw.weeks[k] = w
 			if n := len(uw.counts); n > 0 && uw.counts[n-1].week == w {
 				uw.counts[n-1].n++
@@ -193,29 +269,29 @@ func DetectFlurries(t *trace.Trace, opt FlurryOptions) []Flurry {
 	if opt.Median {
 		ivs = append(ivs, median(users, opt)...)
 	}
-	ivs = extendAndMerge(t, users, ivs, opt.Gap)
+	ivs = extendAndMerge(f.jobs, users, ivs, opt.Gap)
 
 	out := make([]Flurry, 0, len(ivs))
 	for _, iv := range ivs {
 		uw := &users[iv.user]
-		f := Flurry{Method: iv.method, User: uw.u.ID, FirstWeek: iv.wFirst, LastWeek: iv.wLast,
+		fl := Flurry{Method: iv.method, User: uw.u.ID, FirstWeek: iv.wFirst, LastWeek: iv.wLast,
 			PeakWeekJobs: iv.peak, Baseline: iv.baseline}
-		f.FirstJob = t.Jobs[uw.u.Jobs[iv.first]].ID
-		f.LastJob = f.FirstJob
+		fl.FirstJob = f.jobs[uw.u.Jobs[iv.first]].id
+		fl.LastJob = fl.FirstJob
 		for _, ji := range uw.u.Jobs[iv.first : iv.last+1] {
-			f.FirstJob = min(f.FirstJob, t.Jobs[ji].ID)
-			f.LastJob = max(f.LastJob, t.Jobs[ji].ID)
+			fl.FirstJob = min(fl.FirstJob, f.jobs[ji].id)
+			fl.LastJob = max(fl.LastJob, f.jobs[ji].id)
 		}
-		f.FirstSubmit = t.Jobs[uw.u.Jobs[iv.first]].Submit
-		f.LastSubmit = t.Jobs[uw.u.Jobs[iv.last]].Submit
-		f.WeekStart = monday0.AddDate(0, 0, 7*f.FirstWeek).Format("2006-01-02")
-		f.Filter = fmt.Sprintf("user=%d and job>=%d and job<=%d", f.User, f.FirstJob, f.LastJob)
+		fl.FirstSubmit = f.jobs[uw.u.Jobs[iv.first]].submit
+		fl.LastSubmit = f.jobs[uw.u.Jobs[iv.last]].submit
+		fl.WeekStart = monday0.AddDate(0, 0, 7*fl.FirstWeek).Format("2006-01-02")
+		fl.Filter = fmt.Sprintf("user=%d and job>=%d and job<=%d", fl.User, fl.FirstJob, fl.LastJob)
 		for _, ji := range uw.u.Jobs {
-			if id := t.Jobs[ji].ID; id >= f.FirstJob && id <= f.LastJob {
-				f.Jobs++
+			if id := f.jobs[ji].id; id >= fl.FirstJob && id <= fl.LastJob {
+				fl.Jobs++
 			}
 		}
-		out = append(out, f)
+		out = append(out, fl)
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].FirstSubmit < out[b].FirstSubmit })
 	return out
@@ -303,15 +379,15 @@ func median(users []userWeeks, opt FlurryOptions) []interval {
 
 // extendAndMerge extends each interval over jobs less than gap apart, then
 // merges the intervals of a user that overlap or touch.
-func extendAndMerge(t *trace.Trace, users []userWeeks, ivs []interval, gap int64) []interval {
+func extendAndMerge(jobs0 []flurryJob, users []userWeeks, ivs []interval, gap int64) []interval {
 	for k := range ivs {
 		iv := &ivs[k]
 		jobs := users[iv.user].u.Jobs
 		if gap > 0 {
-			for iv.first > 0 && t.Jobs[jobs[iv.first]].Submit-t.Jobs[jobs[iv.first-1]].Submit < gap {
+			for iv.first > 0 && jobs0[jobs[iv.first]].submit-jobs0[jobs[iv.first-1]].submit < gap {
 				iv.first--
 			}
-			for iv.last+1 < len(jobs) && t.Jobs[jobs[iv.last+1]].Submit-t.Jobs[jobs[iv.last]].Submit < gap {
+			for iv.last+1 < len(jobs) && jobs0[jobs[iv.last+1]].submit-jobs0[jobs[iv.last]].submit < gap {
 				iv.last++
 			}
 		}

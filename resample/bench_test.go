@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // BenchmarkGenerateBlue10y generates ten years of SDSC-BLUE (the issue's
@@ -36,6 +37,30 @@ func BenchmarkClassifyBlue(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkDrawBlue10y draws the workload of BenchmarkGenerateBlue10y and
+// writes its jobs nowhere, job by job.
+func BenchmarkDrawBlue10y(b *testing.B) {
+	t := loadReal(b, "SDSC-BLUE-2000-4.2-cln.swf.gz")
+	p, err := resample.Classify(t, resample.ClassifyOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	jobs := 0
+	for i := 0; b.Loop(); i++ {
+		d, err := p.Draw(resample.Options{Duration: 520 * resample.Week, Seed: 1, Stream: uint64(i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := d.WriteJobs(trace.JobWriterFunc(func(*trace.Job) error { return nil })); err != nil {
+			b.Fatal(err)
+		}
+		jobs = d.Jobs
+	}
+	b.ReportMetric(float64(jobs), "jobs")
 }
 
 // BenchmarkMixKTHSDSC mixes the users of KTH-SP2 and SDSC-SP2 over KTH's

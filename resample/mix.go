@@ -335,7 +335,7 @@ func (m *Mixed) Trace(command string) *trace.Trace {
 	for i, w := range m.Parts {
 		t := w.Pools.Trace
 		h.Add(KeyMixLog, fmt.Sprintf("%d %s %s %s", i+1, fmtFloat(m.Weights[i]), strings.ReplaceAll(t.Name, " ", "_"), orDash(t.SHA256)))
-		h.Add(KeyParams, fmt.Sprintf("log=%d %s", i+1, w.paramsText()))
+		h.Add(KeyParams, fmt.Sprintf("log=%d %s", i+1, paramsText(w.Pools, w.Params)))
 	}
 	if command != "" {
 		h.Add(KeyCommand, command)

@@ -32,30 +32,7 @@ const (
 // -1 (unknown): the source's waits describe another schedule.
 func (w *Workload) Trace(command string) *trace.Trace {
 	src := w.Pools.Trace
-	h := src.Header.Clone()
-	n := strconv.Itoa(len(w.Jobs))
-	h.Set("MaxJobs", n)
-	h.Set("MaxRecords", n)
-	clk := src.Clock()
-	if _, ok := h.Get("EndTime"); ok {
-		h.Set("EndTime", clk.Time(w.Params.Duration).Format("Mon Jan 02 15:04:05 MST 2006"))
-	}
-	h.AddNote("resampled at the user level (Zakay & Feitelson): every job is a job of the original log, shifted by whole weeks in local time with the rest of its user's sub-trace; " +
-		"field 12 numbers the user copies (UserCopy lines give the original user), field 3 (wait time) is -1: the original waits belong to the original schedule, not to this workload; field 17 is -1")
-	h.Add(KeyVersion, "hpcwl "+version.String())
-	h.Add(KeySource, src.Name)
-	if src.SHA256 != "" {
-		h.Add(KeySHA256, src.SHA256)
-	}
-	h.Add(KeySeed, fmt.Sprintf("%d stream %d", w.Params.Seed, w.Params.Stream))
-	h.Add(KeyParams, w.paramsText())
-	if command != "" {
-		h.Add(KeyCommand, command)
-	}
-	for i := range w.Copies {
-		c := &w.Copies[i]
-		h.Add(KeyCopy, fmt.Sprintf("%d %d %s %d %d", c.ID, c.User, c.Class, c.Slot, c.Shift))
-	}
+	h := header(w.Pools, w.Params, len(w.Jobs), w.Copies, command)
 	// The waits of the source describe its schedule, in which these jobs
 	// did not run together: they are unknown here (simulate the workload to
 	// get waits).
@@ -67,14 +44,45 @@ func (w *Workload) Trace(command string) *trace.Trace {
 	return trace.New(h, jobs, trace.Options{Procs: src.Procs})
 }
 
-func (w *Workload) paramsText() string {
-	pr, o := w.Params, w.Pools.Options
+// header returns the header of a workload of n jobs drawn from p: see
+// [Workload.Trace].
+func header(p *Pools, pr Params, n int, copies []Copy, command string) swf.Header {
+	src := p.Trace
+	h := src.Header.Clone()
+	count := strconv.Itoa(n)
+	h.Set("MaxJobs", count)
+	h.Set("MaxRecords", count)
+	clk := src.Clock()
+	if _, ok := h.Get("EndTime"); ok {
+		h.Set("EndTime", clk.Time(pr.Duration).Format("Mon Jan 02 15:04:05 MST 2006"))
+	}
+	h.AddNote("resampled at the user level (Zakay & Feitelson): every job is a job of the original log, shifted by whole weeks in local time with the rest of its user's sub-trace; " +
+		"field 12 numbers the user copies (UserCopy lines give the original user), field 3 (wait time) is -1: the original waits belong to the original schedule, not to this workload; field 17 is -1")
+	h.Add(KeyVersion, "hpcwl "+version.String())
+	h.Add(KeySource, src.Name)
+	if src.SHA256 != "" {
+		h.Add(KeySHA256, src.SHA256)
+	}
+	h.Add(KeySeed, fmt.Sprintf("%d stream %d", pr.Seed, pr.Stream))
+	h.Add(KeyParams, paramsText(p, pr))
+	if command != "" {
+		h.Add(KeyCommand, command)
+	}
+	for i := range copies {
+		c := &copies[i]
+		h.Add(KeyCopy, fmt.Sprintf("%d %d %s %d %d", c.ID, c.User, c.Class, c.Slot, c.Shift))
+	}
+	return h
+}
+
+func paramsText(p *Pools, pr Params) string {
+	o := p.Options
 	var b strings.Builder
 	fmt.Fprintf(&b, "duration=%d load=%s n_lt=%d n_t0=%.4g r_t=%.4g rb_npw=%s log_weeks=%d cycle_weeks=%d",
 		pr.Duration, fmtFloat(pr.LoadFactor), pr.LongTerm, pr.InitialTemporary, pr.WeeklyRate, fmtFloat(pr.RBNPW), pr.LogWeeks, pr.CycleWeeks)
 	fmt.Fprintf(&b, " long_term_span=%d boundary=%d discard=%s weeks_active=%s period=%s week0_arrivals=%v inner_rate=%v",
 		o.LongTermSpan, o.Boundary, discardRule(o), map[bool]string{false: "distinct", true: "span"}[o.WeeksBySpan],
-		periodKey(w.Pools), pr.WeekZeroArrivals, pr.InnerRate)
+		periodKey(p), pr.WeekZeroArrivals, pr.InnerRate)
 	if pr.AlignLongTerm {
 		b.WriteString(" align_long_term=true")
 	}
@@ -84,7 +92,7 @@ func (w *Workload) paramsText() string {
 	if pr.Prefer != "" {
 		fmt.Fprintf(&b, " prefer=%s preferred_long_term=%d preferred_temporary=%d", pr.Prefer, pr.PreferredLongTerm, pr.PreferredTemporary)
 	}
-	for _, r := range w.Pools.Rare {
+	for _, r := range p.Rare {
 		fmt.Fprintf(&b, " rare=%v", *r.Period)
 	}
 	return b.String()

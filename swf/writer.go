@@ -34,7 +34,14 @@ func (w *Writer) WriteHeader(h *Header) error {
 // Write writes one job line. Fractional values are written in the shortest
 // form that reads back to the same float64.
 func (w *Writer) Write(j *Job) error {
-	b := w.buf[:0]
+	w.buf = AppendJob(w.buf[:0], j)
+	_, err := w.w.Write(w.buf)
+	return err
+}
+
+// AppendJob appends the SWF line of j, newline included, to b, as
+// [Writer.Write] writes it.
+func AppendJob(b []byte, j *Job) []byte {
 	ints := [...]int64{j.ID, j.Submit, j.Wait, j.Runtime, j.Procs}
 	for i, v := range ints {
 		if i > 0 {
@@ -50,10 +57,7 @@ func (w *Writer) Write(j *Job) error {
 	for _, v := range [...]int64{j.Status, j.User, j.Group, j.App, j.Queue, j.Partition, j.Preceding, j.ThinkTime} {
 		b = strconv.AppendInt(append(b, ' '), v, 10)
 	}
-	b = append(b, '\n')
-	w.buf = b
-	_, err := w.w.Write(b)
-	return err
+	return append(b, '\n')
 }
 
 func appendFloat(b []byte, f float64) []byte {

@@ -50,27 +50,30 @@ func (t *Trace) WriteCSV(w io.Writer) error {
 	bw.WriteByte('\n')
 	var b []byte
 	for i := range t.Jobs {
-		j := &t.Jobs[i]
-		b = b[:0]
-		b = strconv.AppendInt(b, j.ID, 10)
-		for _, v := range [...]int64{j.Submit, j.Wait, j.Runtime, int64(j.Procs)} {
-			b = strconv.AppendInt(append(b, ','), v, 10)
-		}
-		b = appendCSVFloat(append(b, ','), j.AvgCPU)
-		b = appendCSVFloat(append(b, ','), j.UsedMem)
-		b = strconv.AppendInt(append(b, ','), int64(j.ReqProcs), 10)
-		b = strconv.AppendInt(append(b, ','), j.ReqTime, 10)
-		b = appendCSVFloat(append(b, ','), j.ReqMem)
-		for _, v := range [...]int64{int64(j.Status), int64(j.User), int64(j.Group), int64(j.App),
-			int64(j.Queue), int64(j.Partition), int64(j.Preceding), j.ThinkTime} {
-			b = strconv.AppendInt(append(b, ','), v, 10)
-		}
-		b = append(b, '\n')
+		b = appendCSVRow(b[:0], &t.Jobs[i])
 		if _, err := bw.Write(b); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// appendCSVRow appends the CSV row of j, newline included, to b.
+func appendCSVRow(b []byte, j *Job) []byte {
+	b = strconv.AppendInt(b, j.ID, 10)
+	for _, v := range [...]int64{j.Submit, j.Wait, j.Runtime, int64(j.Procs)} {
+		b = strconv.AppendInt(append(b, ','), v, 10)
+	}
+	b = appendCSVFloat(append(b, ','), j.AvgCPU)
+	b = appendCSVFloat(append(b, ','), j.UsedMem)
+	b = strconv.AppendInt(append(b, ','), int64(j.ReqProcs), 10)
+	b = strconv.AppendInt(append(b, ','), j.ReqTime, 10)
+	b = appendCSVFloat(append(b, ','), j.ReqMem)
+	for _, v := range [...]int64{int64(j.Status), int64(j.User), int64(j.Group), int64(j.App),
+		int64(j.Queue), int64(j.Partition), int64(j.Preceding), j.ThinkTime} {
+		b = strconv.AppendInt(append(b, ','), v, 10)
+	}
+	return append(b, '\n')
 }
 
 func appendCSVFloat(b []byte, f float64) []byte {

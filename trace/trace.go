@@ -1,17 +1,11 @@
 package trace
 
 import (
-	"bufio"
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
-	"github.com/hpcwl/hpcwl/builtin"
 	"github.com/hpcwl/hpcwl/swf"
 )
 
@@ -54,93 +48,26 @@ var ErrNoMachineSize = errors.New("the log's header has no MaxProcs or MaxNodes"
 // Load reads a whole SWF log: a file name (plain or gzipped), "-" for
 // standard input, or "builtin:NAME" for an embedded log. Input starting
 // with the Parquet magic bytes is read as a Parquet trace ([ReadParquet]).
+// [OpenScanner] reads the same logs job by job.
 func Load(name string, opt Options) (*Trace, error) {
-	var rc io.ReadCloser
-	switch {
-	case builtin.Is(name):
-		data, _, err := builtin.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		rc = io.NopCloser(bytes.NewReader(data))
-	default:
-		f, err := swf.OpenRaw(name)
-		if err != nil {
-			return nil, err
-		}
-		br := bufio.NewReaderSize(f, 64<<10)
-		if magic, _ := br.Peek(len(ParquetMagic)); IsParquet(magic) {
-			defer f.Close()
-			if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() && name != "-" {
-				return LoadParquet(name, opt)
-			}
-			// Standard input or a pipe: Parquet needs random access.
-			data, err := io.ReadAll(br)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			t, err := ReadParquet(bytes.NewReader(data), int64(len(data)), name, opt)
-			if err != nil {
-				return nil, err
-			}
-			sum := sha256.Sum256(data)
-			t.SHA256 = hex.EncodeToString(sum[:])
-			return t, nil
-		}
-		rc = readCloser{br, f}
-	}
-	h := sha256.New()
-	f, err := swf.NewFile(name, readCloser{io.TeeReader(rc, h), rc})
-	if err != nil {
-		rc.Close()
-		return nil, err
-	}
-	defer f.Close()
-	t, err := Read(f.Reader, opt)
+	s, err := OpenScanner(name, opt)
 	if err != nil {
 		return nil, err
 	}
-	t.Name = name
-	t.SHA256 = hex.EncodeToString(h.Sum(nil))
-	return t, nil
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
+	defer s.Close()
+	return s.collect()
 }
 
 // Read reads all jobs from r into a trace. Requested times at or above
 // [ReqTimeLimit] are read as unknown; with opt.Lenient, out-of-range values
 // are too. Either is counted in the trace's Oddities and recorded in a
-// header note ("on reading: ...").
+// header note ("on reading: ..."). [NewScanner] reads them job by job.
 func Read(r *swf.Reader, opt Options) (*Trace, error) {
 	s, err := NewScanner(r, opt)
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{Name: r.Name}
-	if n, ok := s.hdr.MaxRecords(); ok && n > 0 && n < 50_000_000 {
-		t.Jobs = make([]Job, 0, n)
-	}
-	for {
-		var j Job
-		err := s.Next(&j)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		t.Jobs = append(t.Jobs, j)
-	}
-	t.Oddities = s.odd
-	t.Header = *s.hdr
-	if t.Oddities.Any() {
-		t.Header.AddNote("on reading: " + t.Oddities.String())
-	}
-	t.setProcs(opt)
-	return t, nil
+	return s.collect()
 }
 
 // New returns a trace of the given header and jobs.

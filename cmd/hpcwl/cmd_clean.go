@@ -210,40 +210,24 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 		}
 		opt.Filters = append(opt.Filters, f)
 	}
-	t, err := loadAnyTrace(in, trace.Options{Procs: o.procs})
-	if err != nil {
-		return err
+	var rep *clean.Report
+	var inJobs int
+	var flagged func() int
+	if streamOutputs && !o.detectOnly && inputFormat(in) == formatSWF && (in != "-" || !fo.Enabled()) {
+		rep, inJobs, flagged, err = cleanStream(in, o, opt, format, stdout)
+	} else {
+		rep, inJobs, flagged, err = cleanWhole(in, o, opt, fo, format, stdout)
 	}
-	clock := t.Clock()
-	if opt.From, err = parseTime("start", o.start, clock); err != nil {
-		return err
-	}
-	if opt.To, err = parseTime("end", o.end, clock); err != nil {
-		return err
-	}
-	if o.end != "" && opt.To <= opt.From {
-		return usagef("--end (%d) must come after --start (%d)", opt.To, opt.From)
-	}
-	out, rep, err := clean.Clean(t, opt)
 	var oe *clean.OversizeJobError
 	if errors.As(err, &oe) {
 		return fmt.Errorf("%w; drop such jobs with --oversize drop, clamp them to the machine with --oversize clamp, "+
 			"or give the right machine size with --procs N", err)
 	}
-	if err != nil {
-		return err
+	if errors.Is(err, errNoJobs) {
+		printCleanSummary(stderr, in, rep)
+		return fmt.Errorf("%w: the filters dropped all %d jobs", err, inJobs)
 	}
-	if o.detectOnly {
-		if o.asJSON {
-			return writeJSON(stdout, map[string]any{"input": in, "detectors": fo.String(), "flurries": nonNil(rep.Flurries)})
-		}
-		return printFlurries(stdout, in, fo, rep.Flurries)
-	}
-	if err := writeTrace(out, o.out, format, stdout, t); err != nil {
-		if errors.Is(err, errNoJobs) {
-			printCleanSummary(stderr, in, rep)
-			return fmt.Errorf("%w: the filters dropped all %d jobs", err, t.Len())
-		}
+	if err != nil || o.detectOnly {
 		return err
 	}
 	if rep.Flurries == nil {
@@ -254,12 +238,140 @@ func runClean(in string, o *cleanOptions, stdout, stderr io.Writer) error {
 	}
 	printCleanSummary(stderr, in, rep)
 	if !fo.Enabled() {
-		if n := len(clean.DetectFlurries(out, clean.FlurryOptions{Weekly: true})); n > 0 {
+		if n := flagged(); n > 0 {
 			fmt.Fprintf(stderr, "note: the weekly detector flags %d possible flurries in the output; "+
 				"list them with --detect-only, remove them with --flurries weekly\n", n)
 		}
 	}
 	return nil
+}
+
+// windowOptions sets the window of opt from --start and --end, read with
+// clock.
+func windowOptions(o *cleanOptions, opt *clean.Options, clock *trace.Clock) error {
+	var err error
+	if opt.From, err = parseTime("start", o.start, clock); err != nil {
+		return err
+	}
+	if opt.To, err = parseTime("end", o.end, clock); err != nil {
+		return err
+	}
+	if o.end != "" && opt.To <= opt.From {
+		return usagef("--end (%d) must come after --start (%d)", opt.To, opt.From)
+	}
+	return nil
+}
+
+// cleanWhole cleans the log held whole and writes it (or, with
+// --detect-only, prints the flurries). It returns the report, the number
+// of jobs read and a function counting the flurries the weekly detector
+// flags in the output.
+func cleanWhole(in string, o *cleanOptions, opt clean.Options, fo clean.FlurryOptions, format string, stdout io.Writer) (*clean.Report, int, func() int, error) {
+	t, err := loadAnyTrace(in, trace.Options{Procs: o.procs})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if err := windowOptions(o, &opt, t.Clock()); err != nil {
+		return nil, 0, nil, err
+	}
+	out, rep, err := clean.Clean(t, opt)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if o.detectOnly {
+		if o.asJSON {
+			return rep, t.Len(), nil, writeJSON(stdout, map[string]any{"input": in, "detectors": fo.String(), "flurries": nonNil(rep.Flurries)})
+		}
+		return rep, t.Len(), nil, printFlurries(stdout, in, fo, rep.Flurries)
+	}
+	flagged := func() int { return len(clean.DetectFlurries(out, clean.FlurryOptions{Weekly: true})) }
+	return rep, t.Len(), flagged, writeTrace(out, o.out, format, stdout, t)
+}
+
+// cleanStream cleans an SWF log job by job (clean.Cleaner), writing each
+// job kept at once; with flurry detection the log file is read twice. The
+// output's header, which counts the jobs kept, comes after them (through
+// a scratch file). Besides counters it holds the number, submit time and
+// user of every job kept, for the weekly detector's note.
+func cleanStream(in string, o *cleanOptions, opt clean.Options, format string, stdout io.Writer) (*clean.Report, int, func() int, error) {
+	topt := trace.Options{Procs: o.procs}
+	s, err := openScanner(in, topt)
+	if err != nil {
+		return nil, 0, nil, scanError(err)
+	}
+	defer s.Close()
+	hdr := s.Header()
+	if err := windowOptions(o, &opt, (&trace.Trace{Header: *hdr}).Clock()); err != nil {
+		return nil, 0, nil, err
+	}
+	c, err := clean.NewCleaner(s.Name(), hdr, s.Procs(), opt)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	firstSHA := ""
+	if c.NeedsFirstPass() {
+		if err := scanJobs(s, func(j *trace.Job) error {
+			c.Measure(j)
+			return nil
+		}); err != nil {
+			return nil, 0, nil, err
+		}
+		t, err := s.Trace()
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		c.EndFirstPass()
+		firstSHA = t.SHA256
+		s.Close()
+		if s, err = openScanner(in, topt); err != nil {
+			return nil, 0, nil, scanError(err)
+		}
+		defer s.Close()
+	}
+	w, err := createTraceOutput(o.out, format, stdout, traceSource{name: s.Name(), procs: s.Procs(), in: s.Name(), inSHA: shaLater})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer w.abort()
+	// The weekly detector's note on the output needs its jobs' numbers,
+	// submit times and users.
+	var kept *clean.FlurryJobs
+	if !opt.Flurries.Enabled() && !o.asJSON {
+		kept = clean.NewFlurryJobs(hdr)
+	}
+	n := 0
+	if err := scanJobs(s, func(j *trace.Job) error {
+		n++
+		if !c.Clean(j) {
+			return nil
+		}
+		if kept != nil {
+			kept.Add(j)
+		}
+		return w.WriteJob(j)
+	}); err != nil {
+		return nil, 0, nil, err
+	}
+	t, err := scanDone(s)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if firstSHA != "" && t.SHA256 != firstSHA {
+		return nil, 0, nil, fmt.Errorf("%s: the file changed while being read; nothing written", in)
+	}
+	rep, h, err := c.Finish(&t.Header)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if err := w.setHeader(h); err != nil {
+		return nil, 0, nil, err
+	}
+	flagged := func() int { return 0 }
+	if kept != nil {
+		kept.UseHeader(&h)
+		flagged = func() int { return len(kept.Detect(clean.FlurryOptions{Weekly: true})) }
+	}
+	return rep, n, flagged, w.finish(t.SHA256)
 }
 
 func nonNil(f []clean.Flurry) []clean.Flurry {

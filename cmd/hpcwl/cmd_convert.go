@@ -106,17 +106,28 @@ func runConvert(in string, o *convertOptions, stdout, stderr io.Writer) error {
 	if err := checkOutputs([]string{in}, outs...); err != nil {
 		return err
 	}
-	t, err := loadAnyTrace(in, trace.Options{Procs: o.procs})
-	if err != nil {
-		return err
+	var s convertSummary
+	if o.sort || inputFormat(in) != formatSWF {
+		// Sorting needs every job; the CSV and Batsim readers read whole
+		// traces.
+		t, err := loadAnyTrace(in, trace.Options{Procs: o.procs})
+		if err != nil {
+			return err
+		}
+		if o.sort {
+			t.SortBySubmit()
+		}
+		if err := writeTrace(t, o.out, format, stdout); err != nil {
+			return err
+		}
+		s = convertSummary{Input: in, Output: o.out, Format: format, Jobs: t.Len(), Procs: t.Procs}
+	} else {
+		t, n, err := copyTrace(in, trace.Options{Procs: o.procs}, o.out, format, stdout)
+		if err != nil {
+			return err
+		}
+		s = convertSummary{Input: in, Output: o.out, Format: format, Jobs: n, Procs: t.Procs}
 	}
-	if o.sort {
-		t.SortBySubmit()
-	}
-	if err := writeTrace(t, o.out, format, stdout); err != nil {
-		return err
-	}
-	s := convertSummary{Input: in, Output: o.out, Format: format, Jobs: t.Len(), Procs: t.Procs}
 	if o.asJSON {
 		return writeJSON(summaryWriter(stdout, stderr, outs...), s)
 	}

@@ -373,21 +373,21 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	if o.Prefer, err = opts.extend.preference(p); err != nil {
 		return err
 	}
-	w, err := p.Generate(o)
+	d, err := p.Draw(o)
 	if err != nil {
 		return generatorError(err)
 	}
-	if err := writeTrace(w.Trace(command), opts.out, opts.to, stdout, p.Trace); err != nil {
+	if err := writeDraw(d, command, opts.out, opts.to, stdout); err != nil {
 		if errors.Is(err, errNoJobs) {
 			return fmt.Errorf("%w (no user was drawn at --load %v over %.1f weeks; raise --load or --duration)",
-				err, opts.load, float64(w.Params.Duration)/resample.Week)
+				err, opts.load, float64(d.Params.Duration)/resample.Week)
 		}
 		return err
 	}
 	rep := resampleReport{Version: version.String(), Input: name, SHA256: p.Trace.SHA256, Pools: newPoolsReport(p),
-		Params: w.Params, Jobs: len(w.Jobs), Copies: map[string]int{}, BeforeStart: w.BeforeStart, Output: opts.out,
+		Params: d.Params, Jobs: d.Jobs, Copies: map[string]int{}, BeforeStart: d.BeforeStart, Output: opts.out,
 		Rare: rareReports(p), Segments: segs}
-	for _, c := range w.Copies {
+	for _, c := range d.Copies {
 		rep.Copies[c.Class.String()]++
 	}
 	if opts.json {
@@ -402,6 +402,24 @@ func runResample(ctx context.Context, opts resampleOptions, name string, stdout,
 	err = printResample(stderr, &rep)
 	printWarnings(stderr, rep.Pools.Warnings)
 	return err
+}
+
+// writeDraw writes the resampled workload d to out job by job, in the bytes
+// writeTrace writes for the workload held whole (resample.Workload.Trace).
+func writeDraw(d *resample.Draw, command, out, to string, stdout io.Writer) error {
+	src := d.Pools.Trace
+	o, err := createTraceOutput(out, to, stdout, traceSource{procs: src.Procs, in: src.Name, inSHA: src.SHA256})
+	if err != nil {
+		return err
+	}
+	defer o.abort()
+	if err := o.setHeader(d.Header(command)); err != nil {
+		return err
+	}
+	if err := d.WriteJobs(o); err != nil {
+		return err
+	}
+	return o.finish("")
 }
 
 // printWarnings writes each warning on a line of its own.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/scale"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 func init() { register(newScaleCommand) }
@@ -134,28 +135,21 @@ func runScale(ctx context.Context, opts scaleOptions, name string, stdout, stder
 	if err := checkOutputs([]string{name}, outs...); err != nil {
 		return err
 	}
-	t, err := opts.trace.load(name)
-	if err != nil {
-		return err
+	so := scale.Options{Method: m, Factor: opts.factor, Cap: opts.cap, PowerOfTwo: opts.pow2}
+	var t *trace.Trace
+	var r *scale.Result
+	if inputFormat(name) == formatSWF && name != "-" {
+		t, r, err = scaleStream(ctx, name, opts, so, stdout)
+	} else {
+		// Standard input cannot be read twice; the CSV and Batsim readers
+		// read whole traces.
+		t, r, err = scaleWhole(ctx, name, opts, so, stdout)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	factor := opts.factor
-	if opts.targetSet {
-		if factor, err = scale.FactorFor(t, opts.target); err != nil {
-			return err
-		}
-	}
-	r, err := scale.Apply(t, scale.Options{Method: m, Factor: factor, Cap: opts.cap, PowerOfTwo: opts.pow2})
 	var oe *scale.OversizeError
 	if errors.As(err, &oe) {
 		return fmt.Errorf("%s: %w; nothing written: pass --cap to cap them at the machine, a smaller factor, or another --by", name, err)
 	}
 	if err != nil {
-		return err
-	}
-	if err := writeTrace(r.Trace, opts.out, opts.to, stdout, t); err != nil {
 		return err
 	}
 	rep := scaleReport{Version: version.String(), Input: name, SHA256: t.SHA256, Output: opts.out, Procs: t.Procs,
@@ -165,6 +159,96 @@ func runScale(ctx context.Context, opts scaleOptions, name string, stdout, stder
 		return writeJSON(sw, rep)
 	}
 	return printScale(sw, stderr, &rep)
+}
+
+// scaleWhole scales the log held whole and writes it.
+func scaleWhole(ctx context.Context, name string, opts scaleOptions, so scale.Options, stdout io.Writer) (*trace.Trace, *scale.Result, error) {
+	t, err := opts.trace.load(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if opts.targetSet {
+		if so.Factor, err = scale.FactorFor(t, opts.target); err != nil {
+			return nil, nil, err
+		}
+	}
+	r, err := scale.Apply(t, so)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, r, writeTrace(r.Trace, opts.out, opts.to, stdout, t)
+}
+
+// scaleStream scales a log file read twice, job by job (scale.Stream): the
+// first pass measures it, the second scales each job and writes it at once.
+// The output's header, which reports the scaled load, comes after the jobs
+// (through a scratch file).
+func scaleStream(ctx context.Context, name string, opts scaleOptions, so scale.Options, stdout io.Writer) (*trace.Trace, *scale.Result, error) {
+	topt := trace.Options{Procs: opts.trace.procs}
+	s, err := openScanner(name, topt)
+	if err != nil {
+		return nil, nil, scanError(err)
+	}
+	defer s.Close()
+	st := scale.NewStream(name, s.Header(), s.Procs(), so)
+	if err := scanJobs(s, func(j *trace.Job) error {
+		st.Measure(j)
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	t, err := scanDone(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	factor := so.Factor
+	if opts.targetSet {
+		if factor, err = st.FactorFor(opts.target); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := st.Start(factor); err != nil {
+		return nil, nil, err
+	}
+	o, err := createTraceOutput(opts.out, opts.to, stdout, traceSource{name: t.Name, procs: t.Procs, in: t.Name, inSHA: t.SHA256})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer o.abort()
+	s2, err := openScanner(name, topt)
+	if err != nil {
+		return nil, nil, scanError(err)
+	}
+	defer s2.Close()
+	if err := scanJobs(s2, func(j *trace.Job) error {
+		if err := st.Scale(j); err != nil {
+			return err
+		}
+		return o.WriteJob(j)
+	}); err != nil {
+		return nil, nil, err
+	}
+	t2, err := s2.Trace()
+	if err != nil {
+		return nil, nil, err
+	}
+	if t2.SHA256 != t.SHA256 {
+		return nil, nil, fmt.Errorf("%s: the file changed while being read; nothing written", name)
+	}
+	r, h, err := st.Finish(&t.Header)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := o.setHeader(h); err != nil {
+		return nil, nil, err
+	}
+	return t, r, o.finish("")
 }
 
 func printScale(w, warn io.Writer, r *scaleReport) error {

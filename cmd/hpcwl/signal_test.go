@@ -46,18 +46,26 @@ func TestInterrupt(t *testing.T) {
 	tests := []struct {
 		name    string
 		sig     syscall.Signal
-		writing bool // signal once the temporary output file exists
+		writing bool   // signal once the temporary output file exists
+		args    string // default: generate lublin --count 2000000
 	}{
-		{"SIGINT while computing", syscall.SIGINT, false},
-		{"SIGTERM while computing", syscall.SIGTERM, false},
-		{"SIGINT while writing", syscall.SIGINT, true},
+		{"SIGINT while computing", syscall.SIGINT, false, ""},
+		{"SIGTERM while computing", syscall.SIGTERM, false, ""},
+		{"SIGINT while writing", syscall.SIGINT, true, ""},
+		// The header counts the jobs a duration ends: they wait in a
+		// scratch file, which goes too.
+		{"SIGINT while writing the jobs before the header", syscall.SIGINT, true, "generate lublin --duration 3000w"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(exe, "-test.run=^$")
+			args := tt.args
+			if args == "" {
+				args = "generate lublin --count 2000000"
+			}
 			cmd.Env = append(os.Environ(), "HPCWL_RUN_MAIN=1",
-				"HPCWL_ARGS=generate lublin --count 2000000 -o "+filepath.Join(dir, "out.swf"))
+				"HPCWL_ARGS="+args+" -o "+filepath.Join(dir, "out.swf"))
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -109,6 +117,11 @@ func TestOutputFull(t *testing.T) {
 		"simulate builtin:KTH-SP2 --jobs OUT/jobs.csv",
 		"generate lublin --count 100000 -o OUT/out.swf",
 		"convert builtin:KTH-SP2 -o OUT/kth.parquet",
+		"convert builtin:KTH-SP2 -o OUT/kth.swf",
+		"generate lublin --duration 100w -o OUT/out.swf",
+		"resample builtin:KTH-SP2 --duration 100w -o OUT/r.swf",
+		"scale builtin:KTH-SP2 --by runtime --load 1.1 -o OUT/s.csv",
+		"clean builtin:KTH-SP2 --flurries weekly -o OUT/c.json",
 	} {
 		t.Run(args, func(t *testing.T) {
 			dir := t.TempDir()
@@ -120,7 +133,7 @@ func TestOutputFull(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != exitError {
 				t.Fatalf("exit: %v, want status %d; output %s", err, exitError, out)
 			}
-			if !strings.Contains(string(out), "file too large") || !strings.Contains(string(out), dir) || strings.Contains(string(out), ".tmp-") {
+			if !strings.Contains(string(out), "file too large") || !strings.Contains(string(out), dir) || strings.Contains(string(out), ".tmp-") || strings.Contains(string(out), "spill") {
 				t.Errorf("message %q: want the output's name and the cause, not the temporary file's", out)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hpcwl/hpcwl/dist"
 	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // Version identifies the generator's behaviour; it changes whenever the
@@ -349,4 +350,29 @@ func Generate(cfg Config) (swf.Header, []swf.Job, error) {
 		jobs = append(jobs, j.SWF(int64(len(jobs)+1)))
 	}
 	return g.Header(len(jobs)), jobs, nil
+}
+
+// Stream runs the generator to its end, writing each job to w as it is
+// drawn (as [Job.SWF] with IDs from 1), and returns the number of jobs. It
+// holds one job at a time, so that a run of any length needs the same
+// memory; [Generator.Header] of the count gives the run's header, the same
+// as [Generate]'s.
+func (g *Generator) Stream(w trace.JobWriter) (int, error) {
+	n := 0
+	var tj trace.Job
+	for {
+		j, ok := g.Next()
+		if !ok {
+			return n, nil
+		}
+		n++
+		s := j.SWF(int64(n))
+		var err error
+		if tj, err = trace.FromSWF(&s); err != nil {
+			return n, fmt.Errorf("job %d: %w", n, err)
+		}
+		if err := w.WriteJob(&tj); err != nil {
+			return n, err
+		}
+	}
 }

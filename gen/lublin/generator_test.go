@@ -3,6 +3,7 @@ package lublin
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 func TestDailyWeightsMatchSpecVectors(t *testing.T) {
@@ -415,5 +417,33 @@ func TestHyperErlang(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(h.Notes(), "\n"), "hyper-Erlang") {
 		t.Error("header does not record the hyper-Erlang option")
+	}
+}
+
+// Stream writes the jobs Generate returns, with a job count or a duration.
+func TestStreamMatchesGenerate(t *testing.T) {
+	for _, cfg := range []Config{
+		{Params: DefaultParams(Whole), Jobs: 20000, Seed: 3, Procs: 256},
+		{Params: DefaultParams(Typed), Duration: 20 * 86400, Seed: 4, HyperErlang: true},
+	} {
+		_, want, err := Generate(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		n, err := g.Stream(trace.JobWriterFunc(func(j *trace.Job) error {
+			if i >= len(want) || j.SWF() != want[i] {
+				return fmt.Errorf("job %d: %+v", i, *j)
+			}
+			i++
+			return nil
+		}))
+		if err != nil || n != len(want) || i != n {
+			t.Errorf("%+v: streamed %d jobs (%v), want %d", cfg, n, err, len(want))
+		}
 	}
 }

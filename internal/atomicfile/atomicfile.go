@@ -216,3 +216,34 @@ func WriteFile(name string, fn func(w io.Writer) error) error {
 	}
 	return f.Commit()
 }
+
+// Scratch is a temporary file for data an output holds before it can write
+// them in order (job records whose header is known only after the last
+// job). [Stop] removes it as it removes the outputs' temporary files.
+type Scratch struct {
+	*os.File
+	f *File
+}
+
+// NewScratch creates an empty scratch file in dir ("" for the system's
+// temporary directory). Call Remove when done with it.
+func NewScratch(dir string) (*Scratch, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	if live.stopped {
+		return nil, ErrStopped
+	}
+	tmp, err := os.CreateTemp(dir, ".hpcwl-spill-*")
+	if err != nil {
+		return nil, err
+	}
+	f := &File{name: tmp.Name(), tmp: tmp}
+	live.files[f] = struct{}{}
+	return &Scratch{File: tmp, f: f}, nil
+}
+
+// Remove closes and removes the scratch file. It is safe to call twice.
+func (s *Scratch) Remove() { s.f.Abort() }

@@ -1,0 +1,230 @@
+package trace_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// streamed writes t job by job: the header first, or (deferred) last
+// through a spill file.
+func streamed(t *testing.T, tr *trace.Trace, l trace.Layout, deferred bool) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := trace.NewWriter(&buf, l)
+	if deferred {
+		spill, err := os.CreateTemp(t.TempDir(), "spill")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer spill.Close()
+		w.Defer(spill)
+	} else if err := w.WriteHeader(&tr.Header); err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Jobs {
+		if err := w.WriteJob(&tr.Jobs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if deferred {
+		if err := w.WriteHeader(&tr.Header); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Jobs() != len(tr.Jobs) {
+		t.Errorf("Jobs() = %d, want %d", w.Jobs(), len(tr.Jobs))
+	}
+	return buf.Bytes()
+}
+
+// The streamed writers give the bytes of the whole-trace writers, on the
+// embedded log and every real log.
+func TestWritersMatchWholeTrace(t *testing.T) {
+	names := []string{"builtin:KTH-SP2"}
+	for _, l := range testdata.Logs {
+		names = append(names, testdata.Path(t, l.File))
+	}
+	for _, name := range names {
+		tr, err := trace.Load(name, trace.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(tr.Name[strings.LastIndex(tr.Name, "/")+1:], func(t *testing.T) {
+			var swfWant, csvWant, pqWant bytes.Buffer
+			if err := tr.WriteSWF(&swfWant); err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.WriteCSV(&csvWant); err != nil {
+				t.Fatal(err)
+			}
+			meta := map[string]string{"hpcwl.input": tr.Name}
+			if err := tr.WriteParquet(&pqWant, meta); err != nil {
+				t.Fatal(err)
+			}
+			for _, deferred := range []bool{false, true} {
+				if got := streamed(t, tr, trace.SWFLayout{}, deferred); !bytes.Equal(got, swfWant.Bytes()) {
+					t.Errorf("SWF (header last: %v) differs from WriteSWF", deferred)
+				}
+				if got := streamed(t, tr, trace.CSVLayout{}, deferred); !bytes.Equal(got, csvWant.Bytes()) {
+					t.Errorf("CSV (header last: %v) differs from WriteCSV", deferred)
+				}
+			}
+			var pq bytes.Buffer
+			pw := trace.NewParquetWriter(&pq, map[string]string{"hpcwl.input": "?"})
+			for i := range tr.Jobs {
+				if err := pw.WriteJob(&tr.Jobs[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pw.SetHeader(&tr.Header) // after the jobs, as a header known last
+			if err := pw.SetMetadata("hpcwl.input", tr.Name); err != nil {
+				t.Fatal(err)
+			}
+			if err := pw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(pq.Bytes(), pqWant.Bytes()) {
+				t.Errorf("Parquet differs from WriteParquet (%d and %d bytes)", pq.Len(), pqWant.Len())
+			}
+		})
+	}
+}
+
+// A Scanner reads what Load reads, job by job.
+func TestScannerMatchesLoad(t *testing.T) {
+	names := []string{"builtin:KTH-SP2", testdata.Odd("reqtime.swf")}
+	for _, l := range testdata.Logs {
+		names = append(names, testdata.Path(t, l.File))
+	}
+	for _, name := range names {
+		want, err := trace.Load(name, trace.Options{Procs: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := trace.OpenScanner(name, trace.Options{Procs: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Trace(); err == nil {
+			t.Errorf("%s: Trace before the end gave no error", name)
+		}
+		i := 0
+		for {
+			var j trace.Job
+			err := s.Next(&j)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(want.Jobs) || j != want.Jobs[i] {
+				t.Fatalf("%s: job %d differs", name, i)
+			}
+			i++
+		}
+		got, err := s.Trace()
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i != len(want.Jobs) || got.SHA256 != want.SHA256 || got.Procs != want.Procs || got.Oddities.String() != want.Oddities.String() ||
+			fmt.Sprint(got.Header) != fmt.Sprint(want.Header) || fmt.Sprint(s.Warnings()) != fmt.Sprint(want.Check()) {
+			t.Errorf("%s: scanned %d jobs, sha %s, procs %d, oddities %+v; want %d, %s, %d, %+v", name,
+				i, got.SHA256, got.Procs, got.Oddities, len(want.Jobs), want.SHA256, want.Procs, want.Oddities)
+		}
+	}
+}
+
+func TestCheckerFindsReusedNumbersAndDisorder(t *testing.T) {
+	jobs := []trace.Job{{ID: 5, Submit: 10}, {ID: -70000, Submit: 20}, {ID: 5, Submit: 15}, {ID: 1 << 40, Submit: 30}, {ID: -70000, Submit: 30}}
+	tr := trace.New(swf.Header{}, jobs, trace.Options{})
+	tr.Name = "x"
+	ws := tr.Check()
+	if len(ws) != 2 || !strings.Contains(ws[0], "2 job(s) reuse") || !strings.Contains(ws[0], "first: job 5") ||
+		!strings.Contains(ws[1], "1 job(s) are submitted before") {
+		t.Errorf("warnings %q", ws)
+	}
+}
+
+// ExampleWriter writes a trace job by job whose header, counting the jobs,
+// is known only after them: the jobs wait in a spill file.
+func ExampleWriter() {
+	spill, err := os.CreateTemp("", "jobs")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.Remove(spill.Name())
+	defer spill.Close()
+	w := trace.NewWriter(os.Stdout, trace.SWFLayout{})
+	w.Defer(spill)
+	for i := int64(1); i <= 3; i++ {
+		j := trace.Job{ID: i, Submit: 60 * i, Wait: -1, Runtime: 100, ReqTime: -1, ThinkTime: -1, AvgCPU: -1, UsedMem: -1, ReqMem: -1,
+			Procs: 4, ReqProcs: -1, User: -1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, Status: 1}
+		if err := w.WriteJob(&j); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	var h swf.Header
+	h.Add("MaxJobs", fmt.Sprint(w.Jobs()))
+	if err := w.WriteHeader(&h); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := w.Close(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// ; MaxJobs: 3
+	// 1 60 -1 100 4 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+	// 2 120 -1 100 4 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+	// 3 180 -1 100 4 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+}
+
+// Past a row group (2^20 rows), the ParquetWriter still gives
+// WriteParquet's bytes.
+func TestParquetWriterRowGroups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 1.1 million rows twice")
+	}
+	n := 1<<20 + 70001
+	jobs := make([]trace.Job, n)
+	for i := range jobs {
+		jobs[i] = trace.Job{ID: int64(i + 1), Submit: int64(i * 7), Wait: int64(i % 13), Runtime: int64(i % 977), Procs: int32(1 + i%64),
+			ReqProcs: -1, ReqTime: -1, AvgCPU: float64(i%5) / 2, UsedMem: -1, ReqMem: -1, Status: 1, User: int32(i % 101),
+			Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
+	}
+	var h swf.Header
+	h.Add("MaxJobs", fmt.Sprint(n))
+	tr := trace.New(h, jobs, trace.Options{})
+	var want, got bytes.Buffer
+	if err := tr.WriteParquet(&want, nil); err != nil {
+		t.Fatal(err)
+	}
+	pw := trace.NewParquetWriter(&got, nil)
+	pw.SetHeader(&tr.Header)
+	for i := range jobs {
+		if err := pw.WriteJob(&jobs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("Parquet differs from WriteParquet (%d and %d bytes)", got.Len(), want.Len())
+	}
+}
