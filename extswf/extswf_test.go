@@ -129,6 +129,31 @@ func TestFormatsAgree(t *testing.T) {
 			}
 		}
 	}
+	// Each job names its session's class and its user's class, and each
+	// session its user's class.
+	classOfUser, classOfSession := map[float64]float64{}, map[float64]float64{}
+	for _, u := range users {
+		classOfUser[u[0]] = u[22]
+	}
+	for _, s := range sessions {
+		classOfSession[s[0]] = s[21]
+		if s[22] != classOfUser[s[3]] {
+			t.Fatalf("session %v: user class %v, the user file says %v", s[0], s[22], classOfUser[s[3]])
+		}
+	}
+	for i, j := range jobs {
+		wantUser, ok := classOfUser[j[11]]
+		if !ok {
+			wantUser = -1
+		}
+		wantSession := -1.0
+		if j[18] > 0 {
+			wantSession = classOfSession[j[18]]
+		}
+		if j[22] != wantUser || j[21] != wantSession {
+			t.Fatalf("job %d: classes %v (session) and %v (user), want %v and %v", i+1, j[21], j[22], wantSession, wantUser)
+		}
+	}
 	sessionsOf, jobsOf := map[float64]int{}, map[float64]float64{}
 	firstSession := map[float64]float64{}
 	var gapsOf = map[float64][]float64{}
