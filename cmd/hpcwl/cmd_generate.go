@@ -163,24 +163,9 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	if opts.arrivals != string(lublin.SlotWeight) && opts.load > 0 {
 		return usagef("--arrivals %s keeps the parameters' own arrival rate; it cannot be combined with --offered-load", opts.arrivals)
 	}
-	switch opts.estimates {
-	case "none", "tsafrir":
-	default:
-		return usagef("unknown --estimates %q; valid: none, tsafrir", opts.estimates)
-	}
-	var maxEst int64
-	if opts.maxEst != "" {
-		if opts.estimates != "tsafrir" {
-			return usagef("--max-estimate needs --estimates tsafrir")
-		}
-		d, err := parseSeconds(opts.maxEst)
-		if err != nil {
-			return usagef("--max-estimate: %v", err)
-		}
-		if d < 3600 {
-			return usagef("--max-estimate %s: the model needs at least 1h", opts.maxEst)
-		}
-		maxEst = int64(d)
+	maxEst, err := estimateFlags(opts.estimates, opts.maxEst)
+	if err != nil {
+		return err
 	}
 	if opts.users < 0 || !(opts.userAlpha > 0) {
 		return usagef("--users must be positive and --user-alpha above 0")
@@ -346,4 +331,28 @@ func swfTrace(h swf.Header, jobs []swf.Job) (*trace.Trace, error) {
 		tj[i] = j
 	}
 	return trace.New(h, tj, trace.Options{}), nil
+}
+
+// estimateFlags checks --estimates and --max-estimate of the generators
+// and returns the largest estimate in seconds (0: the model's own).
+func estimateFlags(estimates, maxEstimate string) (int64, error) {
+	switch estimates {
+	case "none", "tsafrir":
+	default:
+		return 0, usagef("unknown --estimates %q; valid: none, tsafrir", estimates)
+	}
+	if maxEstimate == "" {
+		return 0, nil
+	}
+	if estimates != "tsafrir" {
+		return 0, usagef("--max-estimate needs --estimates tsafrir")
+	}
+	d, err := parseSeconds(maxEstimate)
+	if err != nil {
+		return 0, usagef("--max-estimate: %v", err)
+	}
+	if d < 3600 {
+		return 0, usagef("--max-estimate %s: the model needs at least 1h", maxEstimate)
+	}
+	return int64(d), nil
 }

@@ -180,24 +180,9 @@ func runGenerateTalby(cmd *cobra.Command, opts generateTalbyOptions, stdout, std
 	if opts.instances > 1 && opts.out == "-" {
 		return usagef("--instances %d writes one file per instance: give -o FILE", opts.instances)
 	}
-	switch opts.estimates {
-	case "none", "tsafrir":
-	default:
-		return usagef("unknown --estimates %q; valid: none, tsafrir", opts.estimates)
-	}
-	var maxEst int64
-	if opts.maxEst != "" {
-		if opts.estimates != "tsafrir" {
-			return usagef("--max-estimate needs --estimates tsafrir")
-		}
-		d, err := parseSeconds(opts.maxEst)
-		if err != nil {
-			return usagef("--max-estimate: %v", err)
-		}
-		if d < 3600 {
-			return usagef("--max-estimate %s: the model needs at least 1h", opts.maxEst)
-		}
-		maxEst = int64(d)
+	maxEst, err := estimateFlags(opts.estimates, opts.maxEst)
+	if err != nil {
+		return err
 	}
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
