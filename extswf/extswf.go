@@ -143,8 +143,8 @@ func reportLogs(r *userclass.Report) int {
 
 // userClass returns the class code of a user, -1 when unknown.
 func (x *index) userClass(log int, id int32) int {
-	if u, ok := x.userOf[log][id]; ok && u.Class >= 0 {
-		return int(u.Class)
+	if u, ok := x.userOf[log][id]; ok {
+		return int(u.Class) // -1 when unclassified
 	}
 	return -1
 }
@@ -230,10 +230,7 @@ func WriteJobs(w io.Writer, in *Input) error {
 			lw.buf = append(lw.buf, bytes.TrimSuffix(line.Bytes(), []byte("\n"))...)
 			sid, sclass := -1.0, -1.0
 			if s := x.sessionOf[l][i]; s > 0 {
-				sid = float64(s)
-				if c := x.sessions[s-1].Class; c >= 0 {
-					sclass = float64(c)
-				}
+				sid, sclass = float64(s), float64(x.sessions[s-1].Class) // -1 when unclassified
 			}
 			c := x.clocks[l]
 			for _, v := range []float64{sid, float64(c.DayOfWeek(j.Submit)), float64(c.HourOfDay(j.Submit)), sclass,
@@ -259,10 +256,7 @@ func WriteSessions(w io.Writer, in *Input) error {
 		s := &x.sessions[i]
 		v := &s.X
 		c := x.clocks[s.Log]
-		class := -1.0
-		if s.Class >= 0 {
-			class = float64(s.Class)
-		}
+		class := float64(s.Class) // -1 when unclassified
 		for _, f := range []float64{float64(i + 1), float64(x.absolute(s.Log, s.First)), v[sessionclass.D], float64(s.User),
 			v[sessionclass.J], v[sessionclass.Rm], v[sessionclass.Ri],
 			x.denormalize(s.Log, v[sessionclass.Pm]), x.denormalize(s.Log, v[sessionclass.Pi]),
@@ -309,10 +303,7 @@ func WriteUsers(w io.Writer, in *Input) error {
 			first = float64(x.absolute(u.Log, int64(arr[0])))
 		}
 		gm, gi := gaps(arr)
-		class := -1.0
-		if u.Class >= 0 {
-			class = float64(u.Class)
-		}
+		class := float64(u.Class) // -1 when unclassified
 		for _, f := range []float64{float64(u.ID), first, v[userclass.Days] * 86400, v[userclass.S], v[userclass.J],
 			v[userclass.Rm], v[userclass.Ri], x.denormalize(u.Log, v[userclass.Pm]), x.denormalize(u.Log, v[userclass.Pi]),
 			v[userclass.Im], v[userclass.Ii], v[userclass.Tm], v[userclass.Ti], gm, gi,

@@ -207,11 +207,48 @@ func TestGaps(t *testing.T) {
 	}{
 		{nil, 0, 0},
 		{[]float64{5}, 0, 0},
+		{[]float64{0, 10}, 10, 0},
 		{[]float64{0, 10, 40}, 10, 20},
 		{[]float64{0, 10, 20, 30, 100}, 10, 60},
 	} {
 		if m, i := gaps(c.times); m != c.m || i != c.itv {
 			t.Errorf("gaps(%v) = %v, %v; want %v, %v", c.times, m, i, c.m, c.itv)
 		}
+	}
+}
+
+// TestHeaderAndCodes: the class codes and the numbered columns of the
+// header, and lines that start with their first number.
+func TestHeaderAndCodes(t *testing.T) {
+	if SessionClassCodes != "0 IWD, 1 IWN, 2 IW, 3 BHP, 4 BHD" || UserClassCodes != "0 LTLU, 1 LTHU, 2 STWE, 3 STWD" {
+		t.Errorf("codes %q and %q", SessionClassCodes, UserClassCodes)
+	}
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A job without a user has no user class (its session is one of the
+	// sessions of user -1).
+	tr.Jobs[0].User = -1
+	r, err := userclass.Analyze([]*trace.Trace{tr}, userclass.Options{Classify: sessionclass.ClassifyOptions{Seed: 1, Restarts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteJobs(&b, &Input{Traces: []*trace.Trace{tr}, Report: r}); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	if !strings.Contains(text, ";   1 Job ID\n") || !strings.Contains(text, ";   24 Log ID\n") {
+		t.Errorf("header columns:\n%s", text[:400])
+	}
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		if l == "" || l[0] == ' ' {
+			t.Fatalf("line %q", l)
+		}
+	}
+	first := rows(t, b.Bytes())[0]
+	if first[11] != -1 || first[22] != -1 || first[18] < 1 {
+		t.Errorf("job without a user: %v", first)
 	}
 }
