@@ -45,6 +45,12 @@ type FitOptions struct {
 	// users before k-means (sessionclass.ClassifyOptions.Clip); 0 means
 	// no limit.
 	SessionClip, Clip float64
+	// ThesisRules keeps the thesis' rules where our extensions differ:
+	// start-up users by Eqs. 16-17 (StartupThesis) and placement by
+	// Listing 5 (PlacementSessions). Without it the fitted parameters
+	// select StartupFitted and PlacementStarts. The start-up users'
+	// activity is fitted either way, so either rule can be chosen later.
+	ThesisRules bool
 }
 
 // FitReport describes what a fit used.
@@ -213,6 +219,7 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 	mean /= float64(len(rep.NewUsers))
 	rep.StartupUsers = float64(early) - float64(SteadyWeek-1)*mean
 	p.StartupUsers.Intercept = rep.StartupUsers - p.StartupUsers.Slope*p.Machine.CL
+	p.StartupUsers.Noise = 0
 
 	// User classes (Table 30 intercepts at the log's Cm and CL; Table 31's
 	// repeat probability).
@@ -288,12 +295,7 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 		for k, m := range counts[c] {
 			obs = append(obs, gpdObs{woa: k.woa, n: k.n, count: m})
 		}
-		slices.SortFunc(obs, func(a, b gpdObs) int {
-			if a.woa != b.woa {
-				return a.woa - b.woa
-			}
-			return a.n - b.n
-		})
+		sortObs(obs)
 		q := p
 		q.SessionsPerWeek.Class[c] = fitGPD(obs, p.SessionsPerWeek, p.SessionsPerWeek.Class[c])
 		if err := q.Validate(); err != nil {
@@ -301,6 +303,42 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 		} else {
 			p = q
 		}
+	}
+
+	// Start-up users' activity (our extension, StartupFitted).
+	var startup []startupUser
+	for _, u := range users {
+		if u.week >= SteadyWeek {
+			continue
+		}
+		su := startupUser{class: u.class, per: map[int]int{}}
+		for _, s := range u.ss {
+			su.per[week(s.First)]++
+		}
+		startup = append(startup, su)
+	}
+	var known [NumUserClasses]float64
+	for c, k := range rep.KnownUsers {
+		known[c] = float64(k)
+	}
+	if sum(known[:]) == 0 {
+		known = shares
+	}
+	normalize(known[:])
+	if in, sl, notes, ok := fitStartupActivity(p, startup, rep.Weeks, mean, known); ok {
+		q := p
+		q.StartupUsers.Inactivity, q.StartupUsers.Sessions = &in, &sl
+		if !opt.ThesisRules {
+			q.StartupUsers.Activity = StartupFitted
+		}
+		if err := q.Validate(); err != nil {
+			p.Notes = append(p.Notes, fmt.Sprintf("start-up users: their fitted activity is out of range (%v): the thesis' start-up activity (Eqs. 16-17) kept", err))
+		} else {
+			p = q
+			p.Notes = append(p.Notes, notes...)
+		}
+	} else {
+		p.Notes = append(p.Notes, notes...)
 	}
 
 	// Session classes: chains per user class, WoA trend, global shares.
@@ -342,6 +380,10 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 		}
 	} else {
 		p.Notes = append(p.Notes, "session layer: too few sessions of users with a known first week: published Table 36 kept")
+	}
+
+	if !opt.ThesisRules {
+		p.Placement.Redraw = PlacementStarts
 	}
 
 	// Job layer.
@@ -486,6 +528,17 @@ func fitInactivity(obs map[int][2]int, in Inactivity) (InactivityLine, bool) {
 
 // gpdObs counts the user-weeks of week of activity woa with n sessions.
 type gpdObs struct{ woa, n, count int }
+
+// sortObs sorts observations by week, then count, so that fits do not
+// depend on map order.
+func sortObs(obs []gpdObs) {
+	slices.SortFunc(obs, func(a, b gpdObs) int {
+		if a.woa != b.woa {
+			return a.woa - b.woa
+		}
+		return a.n - b.n
+	})
+}
 
 // gpdLogLik is the log-likelihood of the rounded, capped generalized
 // Pareto of sessions per week.

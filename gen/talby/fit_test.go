@@ -96,14 +96,6 @@ func TestFitGPDRecovers(t *testing.T) {
 	}
 }
 
-func sortObs(obs []gpdObs) {
-	for i := 1; i < len(obs); i++ {
-		for j := i; j > 0 && (obs[j].woa < obs[j-1].woa || obs[j].woa == obs[j-1].woa && obs[j].n < obs[j-1].n); j-- {
-			obs[j], obs[j-1] = obs[j-1], obs[j]
-		}
-	}
-}
-
 func TestFitZipfRecovers(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	cum := make([]float64, 200)

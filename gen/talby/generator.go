@@ -62,7 +62,9 @@ var ErrConfig = errors.New("talby: bad configuration")
 type user struct {
 	class userclass.Class
 	woa   int
-	prev  sessionclass.Class
+	// startup marks a start-up user under StartupFitted.
+	startup bool
+	prev    sessionclass.Class
 	// busy holds the [start, end) of this user's sessions that may still
 	// run at the start of the current week.
 	busy []span
@@ -76,6 +78,22 @@ type classTables struct {
 	jobsCum         []float64 // cumulative Zipf weights, index n-1
 	sizes           []float64
 	norm            []float64
+	// sd is the total log-sd of the runtimes' nested draw.
+	sd float64
+}
+
+// quantileRuntime returns the runtime at standard normal score z of the
+// distribution of quantiles q (Runtime.Quantiles): the quantile Φ(z),
+// interpolated linearly in ln runtime.
+func quantileRuntime(q []float64, z float64) int64 {
+	u := normCDF(z) * float64(len(q)-1)
+	i := int(u)
+	if i >= len(q)-1 {
+		return int64(math.Round(q[len(q)-1]))
+	}
+	f := u - float64(i)
+	a, b := math.Log(q[i]), math.Log(q[i+1])
+	return int64(math.Round(math.Exp(a + f*(b-a))))
 }
 
 // generator holds the precomputed tables of one run.
@@ -91,6 +109,7 @@ type generator struct {
 	out        *Workload
 	// scratch for one week's sessions of a user.
 	cand    []pending
+	starts  []int64
 	prevCls userclass.Class
 	first   bool
 }
@@ -127,6 +146,7 @@ func Generate(p Params, cfg Config) (*Workload, error) {
 		if startup {
 			pm := g.startup[u.class]
 			u.woa = 1 + draw(g.r, pm[1:], 1)
+			u.startup = p.StartupFitted()
 		}
 		users = append(users, u)
 		g.out.UserClasses[u.class]++
@@ -145,7 +165,13 @@ func Generate(p Params, cfg Config) (*Workload, error) {
 		for id, u := range users {
 			// Sessions that ended before this week cannot collide.
 			u.busy = slices.DeleteFunc(u.busy, func(s span) bool { return s.end+p.Placement.Gap <= start })
-			if u.woa == 1 || g.r.Float64() >= p.Inactive(u.woa, u.class) {
+			switch {
+			case u.startup:
+				if g.r.Float64() >= p.StartupInactive(w+1, u.class) {
+					k, s := p.startupGPD(w+1, u.class)
+					g.week(u, id+1, start, p.drawCount(g.r, k, s))
+				}
+			case u.woa == 1 || g.r.Float64() >= p.Inactive(u.woa, u.class):
 				n := p.drawSessions(g.r, u.woa, u.class)
 				g.week(u, id+1, start, n)
 			}
@@ -186,6 +212,10 @@ func (g *generator) prepare() {
 		for n := 1; n <= j.Jobs.Max; n++ {
 			s += math.Pow(float64(n), -j.Jobs.A)
 			t.jobsCum[n-1] = s
+		}
+		t.sd = math.Sqrt(j.Runtime.Session*j.Runtime.Session + j.Runtime.Sequence*j.Runtime.Sequence + j.Runtime.Job*j.Runtime.Job)
+		if !(t.sd > 0) {
+			t.sd = 1
 		}
 		for _, z := range j.Sizes {
 			t.sizes = append(t.sizes, z.P)
@@ -244,6 +274,15 @@ func (g *generator) week(u *user, id int, start int64, n int) {
 				classes[i] = g.drawSessionClass(u.woa, u.class, psc)
 				psc = classes[i]
 			}
+			if pl.Redraw == PlacementStarts {
+				placed := g.placeStarts(classes, u, id, start)
+				if placed == n {
+					g.commit(u, classes)
+					return
+				}
+				best = max(best, placed)
+				continue
+			}
 			for range pl.Attempts {
 				if !g.place(classes, u, id, start) {
 					// g.cand holds the sessions placed before the
@@ -251,16 +290,7 @@ func (g *generator) week(u *user, id int, start int64, n int) {
 					best = max(best, len(g.cand))
 					continue
 				}
-				u.prev = classes[n-1]
-				for _, s := range g.cand {
-					g.out.Sessions++
-					g.out.SessionClasses[s.class]++
-					for _, j := range s.jobs {
-						j.Session = g.out.Sessions
-						g.out.Jobs = append(g.out.Jobs, j)
-					}
-					u.busy = append(u.busy, s.span)
-				}
+				g.commit(u, classes)
 				return
 			}
 		}
@@ -268,6 +298,84 @@ func (g *generator) week(u *user, id int, start int64, n int) {
 		g.out.Dropped += n - next
 		n = next
 	}
+}
+
+// commit adds the placed sessions of g.cand to the workload.
+func (g *generator) commit(u *user, classes []sessionclass.Class) {
+	u.prev = classes[len(classes)-1]
+	for _, s := range g.cand {
+		g.out.Sessions++
+		g.out.SessionClasses[s.class]++
+		for _, j := range s.jobs {
+			j.Session = g.out.Sessions
+			g.out.Jobs = append(g.out.Jobs, j)
+		}
+		u.busy = append(u.busy, s.span)
+	}
+}
+
+// placeStarts places sessions of the given classes by PlacementStarts:
+// their jobs are drawn once, relative to a start at 0, and up to
+// Placement.Attempts draws of their start times are tried; a draw fails at
+// the first session closer than Placement.Gap to one placed before it or
+// to the user's sessions still running. On success g.cand holds the
+// sessions at their starts and it returns len(classes); otherwise the most
+// sessions any draw placed before its collision.
+func (g *generator) placeStarts(classes []sessionclass.Class, u *user, id int, start int64) int {
+	gap := g.p.Placement.Gap
+	g.cand = g.cand[:0]
+	for _, c := range classes {
+		if len(g.cand) < cap(g.cand) {
+			g.cand = g.cand[:len(g.cand)+1]
+		} else {
+			g.cand = append(g.cand, pending{})
+		}
+		g.session(&g.cand[len(g.cand)-1], c, u, id, 0, math.MaxInt64)
+	}
+	if cap(g.starts) < len(classes) {
+		g.starts = make([]int64, len(classes))
+	}
+	starts := g.starts[:len(classes)]
+	apart := func(s0, d0, s1, d1 int64) bool {
+		if s0 <= s1 {
+			return s0+d0+gap <= s1
+		}
+		return s1+d1+gap <= s0
+	}
+	best := 0
+	for range g.p.Placement.Attempts {
+		placed := 0
+	draw:
+		for i, c := range classes {
+			s0 := g.sessionStart(c, start)
+			d0 := g.cand[i].end
+			for _, b := range u.busy {
+				if !apart(s0, d0, b.start, b.end-b.start) {
+					break draw
+				}
+			}
+			for k := range i {
+				if !apart(s0, d0, starts[k], g.cand[k].end) {
+					break draw
+				}
+			}
+			starts[i] = s0
+			placed++
+		}
+		if placed < len(classes) {
+			best = max(best, placed)
+			continue
+		}
+		for i := range g.cand {
+			s := &g.cand[i]
+			for k := range s.jobs {
+				s.jobs[k].Submit += starts[i]
+			}
+			s.span = span{start: starts[i], end: starts[i] + s.end}
+		}
+		return len(classes)
+	}
+	return best
 }
 
 // place draws one session of each class into g.cand and reports whether
@@ -353,7 +461,13 @@ func (g *generator) session(out *pending, c sessionclass.Class, u *user, id int,
 			procs = int(math.Round(t.norm[k] * float64(ms) / 128))
 			procs = min(max(procs, 1), ms)
 		}
-		run := int64(math.Round(math.Exp(seq + jc.Runtime.Job*r.NormFloat64())))
+		x := seq + jc.Runtime.Job*r.NormFloat64()
+		var run int64
+		if q := jc.Runtime.Quantiles; len(q) > 1 {
+			run = quantileRuntime(q, (x-jc.Runtime.Mu)/t.sd)
+		} else {
+			run = int64(math.Round(math.Exp(x)))
+		}
 		run = min(max(run, 1), jc.Runtime.Max)
 		if i > 0 {
 			sub += g.gap(jc, prevRun)

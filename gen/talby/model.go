@@ -116,12 +116,7 @@ func (p Params) SessionCountPMF(woa int, uc userclass.Class) []float64 {
 // drawSessions draws the number of sessions of an active user.
 func (p Params) drawSessions(r *rand.Rand, woa int, uc userclass.Class) int {
 	k, s := p.GPD(woa, uc)
-	x := gpdQuantile(r.Float64(), k, s, p.SessionsPerWeek.Mu)
-	n := math.Round(x)
-	if !(n >= 1) {
-		n = 1
-	}
-	return int(math.Min(n, float64(p.SessionsPerWeek.Max)))
+	return p.drawCount(r, k, s)
 }
 
 // drawNewUsers draws the number of new users of a week (Talby (2006),
@@ -237,4 +232,36 @@ func draw(r *rand.Rand, w []float64, total float64) int {
 		}
 	}
 	return len(w) - 1
+}
+
+// StartupFitted reports whether start-up users follow the fitted activity
+// of StartupUsers (StartupFitted) rather than the thesis' Eqs. 16-17.
+func (p Params) StartupFitted() bool { return p.StartupUsers.Activity == StartupFitted }
+
+// StartupInactive returns P(no session in model week x) of a start-up
+// user of class uc under StartupFitted (x = 1 for the first week),
+// clipped to [0, Inactivity.Max].
+func (p Params) StartupInactive(x int, uc userclass.Class) float64 {
+	l := p.StartupUsers.Inactivity[uc]
+	v := l.A*math.Log(float64(max(x, 1))) + l.B
+	return math.Min(math.Max(v, 0), p.Inactivity.Max)
+}
+
+// startupGPD returns the generalized Pareto shape and scale of the
+// sessions of an active start-up user of class uc in model week x under
+// StartupFitted.
+func (p Params) startupGPD(x int, uc userclass.Class) (k, sigma float64) {
+	g := p.StartupUsers.Sessions[uc]
+	w := float64(x)
+	return g.KSlope*w + g.KIntercept, math.Max(g.SigmaSlope*w+g.SigmaIntercept, p.SessionsPerWeek.SigmaFloor)
+}
+
+// drawCount draws a rounded generalized Pareto count in 1..Max.
+func (p Params) drawCount(r *rand.Rand, k, s float64) int {
+	x := gpdQuantile(r.Float64(), k, s, p.SessionsPerWeek.Mu)
+	n := math.Round(x)
+	if !(n >= 1) {
+		n = 1
+	}
+	return int(math.Min(n, float64(p.SessionsPerWeek.Max)))
 }

@@ -18,10 +18,11 @@ const scInstances = 6
 // fitted again. A value comes back when the mean over the instances is
 // within 3 prediction standard deviations of the log's value: the log is
 // one realization, so the tolerance is 3·sd·√(1 + 1/K), sd the standard
-// deviation over the K instances. The values that do not come back
-// (sessions, users per 1000 jobs, runtime and inter-arrival medians,
-// processors median) are listed in docs/validation.md with their
-// measured numbers; this test reports them without failing.
+// deviation over the K instances. Every value is pinned; the fit uses our
+// extensions (start-up activity fitted, placement by start times,
+// empirical runtimes), without which sessions, Rm and Am do not come back
+// (docs/validation.md gives both; the thesis' rules are run and reported,
+// not pinned).
 func TestSelfConsistencyKTH(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits a log and six generated workloads")
@@ -30,7 +31,20 @@ func TestSelfConsistencyKTH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, rep, err := Fit(tr, FitOptions{Seed: 1})
+	for _, tc := range []struct {
+		name string
+		opt  FitOptions
+		pin  bool
+	}{
+		{"extensions", FitOptions{Seed: 1}, true},
+		{"thesis rules", FitOptions{Seed: 1, ThesisRules: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) { selfConsistency(t, tr, tc.opt, tc.pin) })
+	}
+}
+
+func selfConsistency(t *testing.T, tr *trace.Trace, opt FitOptions, pin bool) {
+	p, rep, err := Fit(tr, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,13 +58,13 @@ func TestSelfConsistencyKTH(t *testing.T) {
 		{"new_users.sigma", func(p Params, _ *FitReport, _ summary.Variables) float64 { return p.NewUsers.Sigma }, true},
 		{"startup users", func(_ Params, r *FitReport, _ summary.Variables) float64 { return r.StartupUsers }, true},
 		{"JD", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.JD }, true},
-		{"UJ", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.UJ }, false},
-		{"Pm", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.Pm }, false},
-		{"Am", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.Am }, false},
+		{"UJ", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.UJ }, true},
+		{"Pm", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.Pm }, true},
+		{"Am", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.Am }, true},
 		{"CL", func(_ Params, _ *FitReport, v summary.Variables) float64 { return float64(v.CL) }, true},
-		{"sessions", func(_ Params, r *FitReport, _ summary.Variables) float64 { return float64(r.Sessions) }, false},
+		{"sessions", func(_ Params, r *FitReport, _ summary.Variables) float64 { return float64(r.Sessions) }, true},
 		{"jobs", func(_ Params, r *FitReport, _ summary.Variables) float64 { return float64(r.Jobs) }, true},
-		{"Rm", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.Rm }, false},
+		{"Rm", func(_ Params, _ *FitReport, v summary.Variables) float64 { return v.Rm }, true},
 	}
 	orig := summary.Of(tr).Talby
 	got := make([][]float64, len(values))
@@ -64,7 +78,7 @@ func TestSelfConsistencyKTH(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, r2, err := Fit(g, FitOptions{Seed: 1})
+		q, r2, err := Fit(g, opt)
 		if err != nil {
 			t.Fatalf("seed %d: re-fit: %v", s, err)
 		}
@@ -79,7 +93,7 @@ func TestSelfConsistencyKTH(t *testing.T) {
 		tol := 3 * sd * math.Sqrt(1+1.0/scInstances)
 		ok := math.Abs(m-want) <= tol
 		t.Logf("%-16s log %10.4g  re-fit mean %10.4g  sd %9.3g  tolerance %9.3g  %v", x.name, want, m, sd, tol, ok)
-		if x.pinned && !ok {
+		if pin && x.pinned && !ok {
 			t.Errorf("%s: the log's %.4g is not within %.3g of the re-fits' mean %.4g", x.name, want, tol, m)
 		}
 	}
