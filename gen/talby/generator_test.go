@@ -42,8 +42,18 @@ func TestGenerateDeterministic(t *testing.T) {
 // The generated sessions are the ones Talby's think-time rule finds: the
 // jobs of a session are submitted less than 20 minutes after the previous
 // one ends, and a user's sessions are at least 20 minutes apart.
+// Both placement rules keep sessions apart.
 func TestSessionsRecovered(t *testing.T) {
-	p := defaults(t)
+	for _, redraw := range []string{PlacementSessions, PlacementStarts} {
+		t.Run(redraw, func(t *testing.T) {
+			p := defaults(t)
+			p.Placement.Redraw = redraw
+			sessionsRecovered(t, p)
+		})
+	}
+}
+
+func sessionsRecovered(t *testing.T, p Params) {
 	cfg := Config{Weeks: 30, Seed: 3}
 	w, err := Generate(p, cfg)
 	if err != nil {
@@ -113,6 +123,17 @@ func TestGenerateBadInput(t *testing.T) {
 		{func(p *Params) { p.SessionClasses.Chain[0][2] = [5]float64{} }, "session_classes.chain[0][2] (LTLU after IW)"},
 		{func(p *Params) { p.Jobs[3].Sizes = nil }, "jobs[3] (BHP).sizes"},
 		{func(p *Params) { p.Jobs[4].Gap.Zero = -0.1 }, "jobs[4] (BHD).gap.zero = -0.1"},
+		{func(p *Params) { p.Placement.Redraw = "jobs" }, `placement.redraw = "jobs"`},
+		{func(p *Params) { p.StartupUsers.Activity = "guess" }, `startup_users.activity = "guess"`},
+		{func(p *Params) { p.StartupUsers.Activity = StartupFitted }, "needs startup_users.inactivity"},
+		{func(p *Params) {
+			p.StartupUsers.Activity = StartupFitted
+			p.StartupUsers.Inactivity = &[NumUserClasses]InactivityLine{{}, {}, {A: 2}, {}}
+			p.StartupUsers.Sessions = &p.SessionsPerWeek.Class
+		}, "startup_users.inactivity[2] (STWE).a = 2"},
+		{func(p *Params) { p.Jobs[1].Runtime.Quantiles = []float64{5, 100, 50} }, "jobs[1] (IWN).runtime.quantiles[2] = 50: must be in [100,"},
+		{func(p *Params) { p.Jobs[1].Runtime.Quantiles = []float64{0.5, 100} }, "jobs[1] (IWN).runtime.quantiles[0] = 0.5"},
+		{func(p *Params) { p.Jobs[2].Runtime.Quantiles = []float64{60} }, "jobs[2] (IW).runtime.quantiles: 1 value"},
 	} {
 		q := defaults(t)
 		q.Jobs = DefaultJobs()
