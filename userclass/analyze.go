@@ -120,3 +120,34 @@ func Analyze(traces []*trace.Trace, opt Options) (*Report, error) {
 	}
 	return r, nil
 }
+
+// Labeled returns the report of one log whose sessions and users already
+// carry classes, as a generated workload does (Talby (2006), chapters
+// 11-13): sessions are found by the think-time rule (threshold 0: 20
+// minutes), each session takes the class sessionClass gives its first
+// job (an index into t.Jobs; a negative class leaves it unclassified),
+// and each user the class userClass gives its ID. No PCA or k-means is
+// run: SessionPCA, SessionClasses, UserPCA and UserClasses are nil. The
+// report serves the writers of package extswf.
+func Labeled(t *trace.Trace, procs int, sessionClass func(job int) sessionclass.Class, userClass func(id int32) Class) (*Report, error) {
+	ss, _, err := sessionclass.Compute(t, 0, sessionclass.Options{Procs: procs})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	for i := range ss {
+		ss[i].Class = sessionClass(int(ss[i].Jobs[0]))
+	}
+	if procs <= 0 {
+		procs, _ = t.MachineSize() // Compute checked it
+	}
+	us, err := Compute(t, 0, ss, procs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	for i := range us {
+		us[i].Class = userClass(us[i].ID)
+	}
+	r := &Report{Sessions: len(ss), Users: len(us), sessions: ss, users: us}
+	r.Logs = []LogSummary{{Name: t.Name, Procs: procs, Sessions: len(ss), Users: len(us)}}
+	return r, nil
+}

@@ -44,8 +44,10 @@ type Workload struct {
 	// Jobs are sorted by submit time (ties by user, then generation order).
 	Jobs []Job
 	// Users counts all users created, StartupUsers those active at
-	// start-up; Sessions counts the sessions generated.
-	Users, StartupUsers, Sessions int
+	// start-up (created too) and UsersWithJobs those with at least one job
+	// (the others were never active, or their sessions were all dropped);
+	// Sessions counts the sessions generated.
+	Users, StartupUsers, UsersWithJobs, Sessions int
 	// UserClasses counts the users of each class; SessionClasses the
 	// sessions of each class.
 	UserClasses    [NumUserClasses]int
@@ -179,6 +181,13 @@ func Generate(p Params, cfg Config) (*Workload, error) {
 		}
 	}
 	g.out.Users = len(users)
+	seen := make([]bool, len(users)+1)
+	for _, j := range g.out.Jobs {
+		if !seen[j.User] {
+			seen[j.User] = true
+			g.out.UsersWithJobs++
+		}
+	}
 	slices.SortStableFunc(g.out.Jobs, func(a, b Job) int {
 		if a.Submit != b.Submit {
 			return cmpInt64(a.Submit, b.Submit)

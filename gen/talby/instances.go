@@ -11,11 +11,14 @@ import (
 // parameters: its seed, counts and the workload variables of Talby's
 // Tables 2 and 3 (summary.Variables).
 type Instance struct {
-	Seed     uint64            `json:"seed"`
-	Jobs     int               `json:"jobs"`
-	Users    int               `json:"users"`
-	Sessions int               `json:"sessions"`
-	Vars     summary.Variables `json:"variables"`
+	Seed uint64 `json:"seed"`
+	Jobs int    `json:"jobs"`
+	// UsersCreated counts every user the model created; UsersWithJobs
+	// those with at least one job.
+	UsersCreated  int               `json:"users_created"`
+	UsersWithJobs int               `json:"users_with_jobs"`
+	Sessions      int               `json:"sessions"`
+	Vars          summary.Variables `json:"variables"`
 }
 
 // Spread is the mean and sample standard deviation of a value over
@@ -26,11 +29,11 @@ type Spread struct {
 }
 
 // InstanceVariables names the values Average summarizes, in order.
-var InstanceVariables = []string{"jobs", "users", "sessions", "JD", "CL", "UJ", "Rm", "Ri", "Pm", "Pi", "Cm", "Ci", "Am", "Ai"}
+var InstanceVariables = []string{"jobs", "users_created", "users_with_jobs", "sessions", "JD", "CL", "UJ", "Rm", "Ri", "Pm", "Pi", "Cm", "Ci", "Am", "Ai"}
 
 func (in Instance) values() []float64 {
 	v := in.Vars
-	return []float64{float64(in.Jobs), float64(in.Users), float64(in.Sessions), v.JD, float64(v.CL), v.UJ,
+	return []float64{float64(in.Jobs), float64(in.UsersCreated), float64(in.UsersWithJobs), float64(in.Sessions), v.JD, float64(v.CL), v.UJ,
 		v.Rm, v.Ri, v.Pm, v.Pi, v.Cm, v.Ci, v.Am, v.Ai}
 }
 
@@ -79,7 +82,7 @@ func Instances(p Params, cfg Config, n int, fn func(i int, w *Workload, c Config
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Instance{Seed: c.Seed, Jobs: len(w.Jobs), Users: w.Users, Sessions: w.Sessions, Vars: summary.Of(t).Talby})
+		out = append(out, Instance{Seed: c.Seed, Jobs: len(w.Jobs), UsersCreated: w.Users, UsersWithJobs: w.UsersWithJobs, Sessions: w.Sessions, Vars: summary.Of(t).Talby})
 		if fn != nil {
 			if err := fn(i, w, c); err != nil {
 				return nil, err

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/hpcwl/hpcwl/sessionclass"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
+	"github.com/hpcwl/hpcwl/userclass"
 )
 
 // Version names the generator in output headers; it changes whenever the
@@ -21,9 +23,17 @@ const StartTime = 1704067200
 // SWF returns the jobs as SWF records numbered from 1: completed, wait
 // unknown (a scheduler simulation sets it), requested processors equal to
 // the allocated ones, requested time unknown (the thesis models no
-// estimates), and the user ID in field 12.
+// estimates), and the user ID in field 12. Fields 17 and 18 carry the
+// order of the jobs in their session: a job submitted after an earlier
+// job of its session ended names, of those, the one that ended last (the
+// job whose end released it) and the think time from that end; the jobs
+// of a session's first burst, submitted before any of its jobs ended,
+// have -1, as the first job of every session does (sessions start
+// independently of one another in the model).
 func (w *Workload) SWF() []swf.Job {
 	out := make([]swf.Job, len(w.Jobs))
+	// The jobs of each session so far, by index.
+	bySession := map[int][]int{}
 	for i, j := range w.Jobs {
 		s := swf.NewJob()
 		s.ID = int64(i + 1)
@@ -33,6 +43,16 @@ func (w *Workload) SWF() []swf.Job {
 		s.ReqProcs = int64(j.Procs)
 		s.Status = 1
 		s.User = int64(j.User)
+		prev, end := -1, int64(-1)
+		for _, k := range bySession[j.Session] {
+			if e := w.Jobs[k].Submit + w.Jobs[k].Runtime; e <= j.Submit && e >= end {
+				prev, end = k, e
+			}
+		}
+		if prev >= 0 {
+			s.Preceding, s.ThinkTime = int64(prev+1), j.Submit-end
+		}
+		bySession[j.Session] = append(bySession[j.Session], i)
 		out[i] = s
 	}
 	return out
@@ -58,8 +78,9 @@ func (w *Workload) Header(p Params, cfg Config) swf.Header {
 	h.AddNote("Generator: " + Version)
 	h.AddNote("Seed: " + strconv.FormatUint(cfg.Seed, 10))
 	h.AddNote(fmt.Sprintf("Weeks: %d (time 0 is Monday 00:00)", cfg.Weeks))
-	h.AddNote(fmt.Sprintf("Users: %d (%d active at start-up); classes LTLU %d, LTHU %d, STWE %d, STWD %d",
-		w.Users, w.StartupUsers, w.UserClasses[0], w.UserClasses[1], w.UserClasses[2], w.UserClasses[3]))
+	h.AddNote(fmt.Sprintf("Users: %d created (%d active at start-up), %d with at least one job; classes of the created users LTLU %d, LTHU %d, STWE %d, STWD %d",
+		w.Users, w.StartupUsers, w.UsersWithJobs, w.UserClasses[0], w.UserClasses[1], w.UserClasses[2], w.UserClasses[3]))
+	h.AddNote("Fields 17-18: the job of the same session whose end released this one, and the think time from that end (-1: a session's first burst)")
 	h.AddNote(fmt.Sprintf("Sessions: %d; classes IWD %d, IWN %d, IW %d, BHP %d, BHD %d; %d dropped (could not be placed apart)",
 		w.Sessions, w.SessionClasses[0], w.SessionClasses[1], w.SessionClasses[2], w.SessionClasses[3], w.SessionClasses[4], w.Dropped))
 	js, _ := json.Marshal(p) // cannot fail: plain numbers and strings
@@ -80,4 +101,33 @@ func (w *Workload) Trace(p Params, cfg Config) (*trace.Trace, error) {
 		tj[i] = j
 	}
 	return trace.New(w.Header(p, cfg), tj, trace.Options{}), nil
+}
+
+// Labels returns the report of t, the trace of this workload (Trace, or
+// its SWF read back), with the generated session and user classes rather
+// than classes found by k-means, for package extswf's extended formats
+// (Talby (2006), appendix D). Sessions are found by the think-time rule,
+// which finds the generated ones when jobs do not wait; each takes the
+// class of its first job's generated session.
+func (w *Workload) Labels(t *trace.Trace, p Params) (*userclass.Report, error) {
+	if len(t.Jobs) != len(w.Jobs) {
+		return nil, fmt.Errorf("talby: a trace of %d jobs for a workload of %d", len(t.Jobs), len(w.Jobs))
+	}
+	users := map[int32]userclass.Class{}
+	for _, j := range w.Jobs {
+		users[int32(j.User)] = j.UserClass
+	}
+	for i := range t.Jobs {
+		if id := t.Jobs[i].ID; id < 1 || id > int64(len(w.Jobs)) {
+			return nil, fmt.Errorf("talby: job %d of the trace is not one of the workload's 1..%d", id, len(w.Jobs))
+		}
+	}
+	return userclass.Labeled(t, p.Machine.Procs,
+		func(k int) sessionclass.Class { return w.Jobs[t.Jobs[k].ID-1].SessionClass },
+		func(id int32) userclass.Class {
+			if c, ok := users[id]; ok {
+				return c
+			}
+			return -1
+		})
 }

@@ -1,0 +1,95 @@
+package talby
+
+import (
+	"testing"
+)
+
+// Fields 17 and 18 link each job to the job of its session whose end
+// released it; users with jobs are counted apart from those created.
+func TestSWFSessionOrder(t *testing.T) {
+	p := defaults(t)
+	cfg := Config{Weeks: 12, Seed: 2}
+	w, err := Generate(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := w.SWF()
+	linked := 0
+	users := map[int]bool{}
+	for i, s := range js {
+		j := w.Jobs[i]
+		users[j.User] = true
+		if s.Preceding == -1 {
+			if s.ThinkTime != -1 {
+				t.Fatalf("job %d: think time %d without a preceding job", s.ID, s.ThinkTime)
+			}
+			// No earlier job of its session has ended.
+			for k := range i {
+				if o := w.Jobs[k]; o.Session == j.Session && o.Submit+o.Runtime <= j.Submit {
+					t.Fatalf("job %d: job %d of its session ended before it, none named", s.ID, k+1)
+				}
+			}
+			continue
+		}
+		linked++
+		k := int(s.Preceding - 1)
+		if k < 0 || k >= i {
+			t.Fatalf("job %d: preceding job %d is not an earlier job", s.ID, s.Preceding)
+		}
+		o := w.Jobs[k]
+		if o.Session != j.Session || o.User != j.User {
+			t.Fatalf("job %d: preceding job %d is of another session", s.ID, s.Preceding)
+		}
+		if s.ThinkTime != j.Submit-(o.Submit+o.Runtime) || s.ThinkTime < 0 {
+			t.Fatalf("job %d: think time %d, want %d >= 0", s.ID, s.ThinkTime, j.Submit-(o.Submit+o.Runtime))
+		}
+		// It is the latest end of its session's earlier jobs.
+		for m := range i {
+			if q := w.Jobs[m]; q.Session == j.Session && q.Submit+q.Runtime <= j.Submit && q.Submit+q.Runtime > o.Submit+o.Runtime {
+				t.Fatalf("job %d: job %d of its session ended later than job %d, before it", s.ID, m+1, k+1)
+			}
+		}
+	}
+	if linked == 0 || linked >= len(js)-w.Sessions+1 {
+		t.Errorf("%d of %d jobs linked in %d sessions", linked, len(js), w.Sessions)
+	}
+	if w.UsersWithJobs != len(users) || w.UsersWithJobs > w.Users {
+		t.Errorf("%d users with jobs counted, %d found, %d created", w.UsersWithJobs, len(users), w.Users)
+	}
+}
+
+// Labels gives each session and user its generated class.
+func TestLabels(t *testing.T) {
+	p := defaults(t)
+	cfg := Config{Weeks: 10, Seed: 4}
+	w, err := Generate(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := w.Trace(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := w.Labels(tr, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _ := r.SessionRows()
+	if len(ss) != w.Sessions || r.Users != w.UsersWithJobs {
+		t.Fatalf("%d sessions and %d users, generated %d and %d", len(ss), r.Users, w.Sessions, w.UsersWithJobs)
+	}
+	var count [NumSessionClasses]int
+	for _, s := range ss {
+		count[s.Class]++
+	}
+	if count != w.SessionClasses {
+		t.Errorf("session classes %v, generated %v", count, w.SessionClasses)
+	}
+	for _, u := range r.UserRows() {
+		for _, j := range w.Jobs {
+			if int32(j.User) == u.ID && j.UserClass != u.Class {
+				t.Fatalf("user %d: class %v, generated %v", u.ID, u.Class, j.UserClass)
+			}
+		}
+	}
+}
