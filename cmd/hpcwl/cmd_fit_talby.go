@@ -21,6 +21,8 @@ type fitTalbyOptions struct {
 	sclip float64
 	json  bool
 	out   string
+	// thesis keeps the thesis' rules where our extensions differ.
+	thesis bool
 }
 
 func newFitTalbyCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -40,6 +42,17 @@ CL: the published slopes are kept and the levels fitted. Parts without
 enough data keep the published values, and the notes say which; a log too
 short for a whole layer is an error naming the layer.
 
+Two rules of the thesis do not let a fitted model give back its log; the
+fitted parameters select our extensions instead, and --thesis-rules keeps the
+thesis' rules: start-up users get the week of activity of Eqs. 16-17 and the
+inactivity of new users of that age (the extension fits their activity to
+the log's users first seen before week 12, new users of those weeks removed
+in expectation), and a collision redraws whole sessions, as Listing 5 does
+(the extension redraws only their start times, so that long sessions are
+not lost more often than short ones). Both rules' parameters are written
+either way; "generate talby --startup-activity" and "--placement" choose.
+The job layer keeps each session class's runtimes as the log's quantiles.
+
 The parameters are written as JSON with -o, with the log's name and SHA-256,
 ready for "hpcwl generate talby --params FILE".` + exitStatusHelp,
 		Example: `  hpcwl fit talby builtin:KTH-SP2 -o kth-talby.json
@@ -55,6 +68,7 @@ ready for "hpcwl generate talby --params FILE".` + exitStatusHelp,
 	f.Float64Var(&opts.clip, "clip", 0, "limit the users' z-scores to this many standard deviations before k-means, as in classes (0: no limit)")
 	f.Float64Var(&opts.sclip, "session-clip", 0, "limit the sessions' z-scores likewise (0: no limit)")
 	f.BoolVar(&opts.json, "json", false, "print the fit report as JSON")
+	f.BoolVar(&opts.thesis, "thesis-rules", false, "select the thesis' start-up activity (Eqs. 16-17) and placement (Listing 5) rather than our extensions")
 	f.StringVarP(&opts.out, "output", "o", "", "write the fitted parameters (JSON) to this file; - for stdout")
 	return cmd
 }
@@ -71,7 +85,7 @@ func runFitTalby(opts fitTalbyOptions, name string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	p, rep, err := talby.Fit(t, talby.FitOptions{Procs: opts.trace.procs, Seed: opts.seed, Clip: opts.clip, SessionClip: opts.sclip})
+	p, rep, err := talby.Fit(t, talby.FitOptions{Procs: opts.trace.procs, Seed: opts.seed, Clip: opts.clip, SessionClip: opts.sclip, ThesisRules: opts.thesis})
 	if err != nil {
 		return fmt.Errorf("fitting the Talby model to %s: %w", name, err)
 	}
@@ -118,6 +132,22 @@ func runFitTalby(opts fitTalbyOptions, name string, stdout, stderr io.Writer) er
 		fmt.Fprintf(tw, "%s jobs\tZipf a %.3f on 1..%d, repeat %.3f, %d sizes, runtime median %.0f s (sd session %.2f sequence %.2f job %.2f), gaps 0 %.2f else median %.0f s\n",
 			sessionclass.Class(c), j.Jobs.A, j.Jobs.Max, j.Repeat, len(j.Sizes), math.Exp(j.Runtime.Mu), j.Runtime.Session, j.Runtime.Sequence, j.Runtime.Job, j.Gap.Zero, math.Exp(j.Gap.Mu))
 	}
+	if in, g := p.StartupUsers.Inactivity, p.StartupUsers.Sessions; in != nil && g != nil {
+		rule := "fitted, selected"
+		if !p.StartupFitted() {
+			rule = "fitted, not selected: the thesis' Eqs. 16-17"
+		}
+		fmt.Fprintf(tw, "start-up activity	%s:", rule)
+		for c := range talby.NumUserClasses {
+			fmt.Fprintf(tw, "  %s inactivity %.3f·ln x%+.3f, sessions k %.3f sigma %.2f", userclass.Class(c), in[c].A, in[c].B, g[c].KIntercept, g[c].SigmaIntercept)
+		}
+		fmt.Fprintln(tw)
+	}
+	redraw := p.Placement.Redraw
+	if redraw == "" {
+		redraw = talby.PlacementSessions
+	}
+	fmt.Fprintf(tw, "placement	on a collision redraw %s\n", redraw)
 	for _, n := range p.Notes {
 		fmt.Fprintf(tw, "note\t%s\n", n)
 	}

@@ -11,11 +11,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/hpcwl/hpcwl/extswf"
 	"github.com/hpcwl/hpcwl/gen/estimate"
 	"github.com/hpcwl/hpcwl/gen/talby"
 	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/metamodel"
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
 	"github.com/spf13/cobra"
 )
 
@@ -32,6 +35,10 @@ type generateTalbyOptions struct {
 	json      bool
 	out       string
 	to        string
+	// startup and placement override the parameters' rules.
+	startup, placement string
+	// extJobs, extSessions and extUsers name Talby's extended formats.
+	extJobs, extSessions, extUsers string
 }
 
 func newGenerateTalbyCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -67,13 +74,36 @@ The thesis advises many instances averaged rather than one (section 14.1):
 SEED ... SEED+N-1, and prints the workload variables of Talby's Tables 2-3
 averaged over them.
 
+Parameters from "fit talby" select two extensions of ours that make the
+generated workload come back like the fitted log: start-up users active as
+the log's were (--startup-activity fitted; "thesis" gives them Eqs. 16-17's
+week of activity) and sessions placed by redrawing only their start times
+(--placement starts; "sessions" redraws whole sessions, as Listing 5 does,
+which favours short sessions). The published parameters use the thesis'
+rules.
+
+SWF fields 17 and 18 carry each session's job order: a job submitted after
+an earlier job of its session ended names the one that ended last and the
+think time from its end (-1 for a session's first burst). --ext-jobs,
+--ext-sessions and --ext-users FILE also write the jobs, sessions and users in
+Talby's extended formats (appendix D, as "hpcwl classes" writes them) with
+the generated session and user classes; with --instances, one file per
+instance, named like the workloads.
+
+The summary says how many users were created and how many have at least one
+job: users who are never active, or whose sessions could not be placed,
+have none.
+
 The same options and seed always give the same jobs. The output header records
 the model, parameters and seed.` + exitStatusHelp,
 		Example: `  hpcwl generate talby --weeks 52 --seed 1 -o talby.swf
   hpcwl generate talby --procs 1024 --weeks 104 -o big.swf.gz
   hpcwl generate talby --cm 600 --cl 0.65 --procs 400 --weeks 26 -o heavy.swf
   hpcwl generate talby --weeks 26 --instances 3 -o inst.swf
-  hpcwl generate talby --weeks 26 --estimates tsafrir -o with-estimates.swf`,
+  hpcwl generate talby --weeks 26 --estimates tsafrir -o with-estimates.swf
+  hpcwl generate talby --weeks 26 -o t.swf --ext-sessions t.sessions --ext-users t.users
+  hpcwl fit talby builtin:KTH-SP2 -o kth.json
+  hpcwl generate talby --params kth.json --weeks 48 --startup-activity thesis -o kth-thesis.swf`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: action(func(cmd *cobra.Command, _ []string) error {
 			return runGenerateTalby(cmd, opts, stdout, stderr)
@@ -92,6 +122,11 @@ the model, parameters and seed.` + exitStatusHelp,
 	f.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	f.StringVarP(&opts.out, "output", "o", "-", "output file (.swf, .csv, .json, optionally .gz; .parquet); - for stdout")
 	f.StringVar(&opts.to, "to", "", "output format: swf, csv, batsim or parquet (default: from the extension)")
+	f.StringVar(&opts.startup, "startup-activity", "", "start-up users' activity: thesis (Eqs. 16-17) or fitted (needs parameters from fit talby) (default: the parameters')")
+	f.StringVar(&opts.placement, "placement", "", "on a collision redraw whole sessions (Listing 5) or only their starts (default: the parameters')")
+	f.StringVar(&opts.extJobs, "ext-jobs", "", "also write the jobs in Talby's extended job format (appendix D) to this file")
+	f.StringVar(&opts.extSessions, "ext-sessions", "", "also write the sessions, with their generated classes, in Talby's extended session format to this file")
+	f.StringVar(&opts.extUsers, "ext-users", "", "also write the users, with their generated classes, in Talby's extended user format to this file")
 	addBatsimVersionFlag(cmd)
 	positiveFlags(cmd, "procs", "cm", "cl", "weeks", "instances", "max-estimate")
 	return cmd
@@ -132,6 +167,23 @@ func talbyParams(cmd *cobra.Command, opts generateTalbyOptions) (talby.Params, e
 	}
 	if opts.cl > 0 {
 		p.Machine.CL = opts.cl
+	}
+	switch opts.startup {
+	case "":
+	case talby.StartupThesis, talby.StartupFitted:
+		if opts.startup == talby.StartupFitted && p.StartupUsers.Inactivity == nil {
+			return p, usagef("--startup-activity fitted needs parameters from fit talby (--params); the published ones have only the thesis' rule")
+		}
+		p.StartupUsers.Activity = opts.startup
+	default:
+		return p, usagef("--startup-activity must be thesis or fitted, got %q", opts.startup)
+	}
+	switch opts.placement {
+	case "":
+	case talby.PlacementSessions, talby.PlacementStarts:
+		p.Placement.Redraw = opts.placement
+	default:
+		return p, usagef("--placement must be sessions or starts, got %q", opts.placement)
 	}
 	return p, p.Validate()
 }
@@ -187,11 +239,25 @@ func runGenerateTalby(cmd *cobra.Command, opts generateTalbyOptions, stdout, std
 	if _, err := outputFormat(opts.out, opts.to); err != nil {
 		return err
 	}
-	outs := []output{{"-o", opts.out}}
-	if opts.instances > 1 {
-		outs = outs[:0]
-		for i := range opts.instances {
-			outs = append(outs, output{"-o", instanceName(opts.out, i, opts.instances)})
+	exts := []struct {
+		flag, name string
+		write      func(io.Writer, *extswf.Input) error
+	}{{"--ext-jobs", opts.extJobs, extswf.WriteJobs}, {"--ext-sessions", opts.extSessions, extswf.WriteSessions}, {"--ext-users", opts.extUsers, extswf.WriteUsers}}
+	// name returns the file of instance i for the output name.
+	name := func(n string, i int) string {
+		if opts.instances > 1 && n != "" {
+			return instanceName(n, i, opts.instances)
+		}
+		return n
+	}
+	var outs []output
+	for i := range opts.instances {
+		outs = append(outs, output{"-o", name(opts.out, i)})
+		for _, e := range exts {
+			if opts.instances > 1 && e.name == "-" {
+				return usagef("--instances %d writes one file per instance: give %s FILE", opts.instances, e.flag)
+			}
+			outs = append(outs, output{e.flag, name(e.name, i)})
 		}
 	}
 	if err := checkOutputs([]string{opts.params}, outs...); err != nil {
@@ -206,10 +272,7 @@ func runGenerateTalby(cmd *cobra.Command, opts generateTalbyOptions, stdout, std
 	}
 	cfg := talby.Config{Weeks: opts.weeks, Seed: opts.seed}
 	write := func(i int, w *talby.Workload, c talby.Config) error {
-		name := opts.out
-		if opts.instances > 1 {
-			name = outs[i].name
-		}
+		out := name(opts.out, i)
 		h := w.Header(p, c)
 		jobs := w.SWF()
 		if opts.estimates == "tsafrir" && len(jobs) > 0 {
@@ -235,12 +298,33 @@ func runGenerateTalby(cmd *cobra.Command, opts generateTalbyOptions, stdout, std
 		if err != nil {
 			return err
 		}
-		if err := writeTrace(t, name, opts.to, stdout); err != nil {
+		if err := writeTrace(t, out, opts.to, stdout); err != nil {
 			return err
 		}
-		if name != "-" {
-			fmt.Fprintf(stderr, "wrote %d jobs (%d users, %d sessions) to %s\n", len(w.Jobs), w.Users, w.Sessions, name)
+		if opts.extJobs != "" || opts.extSessions != "" || opts.extUsers != "" {
+			r, err := w.Labels(t, p)
+			if err != nil {
+				return err
+			}
+			var eh swf.Header
+			stampHeader(&eh)
+			eh.AddNote(fmt.Sprintf("Generated by Talby's model (%s), seed %d, %d weeks: session and user classes as generated", talby.Version, c.Seed, c.Weeks))
+			in := &extswf.Input{Traces: []*trace.Trace{t}, Report: r, Header: eh}
+			for _, e := range exts {
+				if e.name == "" {
+					continue
+				}
+				if err := writeOutput(name(e.name, i), stdout, func(wr io.Writer) error { return e.write(wr, in) }); err != nil {
+					return err
+				}
+			}
 		}
+		dest := out
+		if out == "-" {
+			dest = "standard output"
+		}
+		fmt.Fprintf(stderr, "wrote %d jobs (%d sessions; %d users with jobs of %d created, %d of them at start-up) to %s\n",
+			len(w.Jobs), w.Sessions, w.UsersWithJobs, w.Users, w.StartupUsers, dest)
 		return nil
 	}
 	ins, err := talby.Instances(p, cfg, opts.instances, write)

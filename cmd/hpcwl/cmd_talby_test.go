@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,6 +108,10 @@ func TestTalbyBadInput(t *testing.T) {
 		{[]string{"generate", "talby", "--instances", "2", "--weeks", "1"}, 2, "give -o FILE"},
 		{[]string{"generate", "talby", "--procs", "100000000"}, 2, "give --cm and --cl"},
 		{[]string{"fit", "talby", short}, 1, "session layer"},
+		{[]string{"generate", "talby", "--startup-activity", "fitted"}, 2, "needs parameters from fit talby"},
+		{[]string{"generate", "talby", "--startup-activity", "late"}, 2, "--startup-activity must be thesis or fitted"},
+		{[]string{"generate", "talby", "--placement", "jobs"}, 2, "--placement must be sessions or starts"},
+		{[]string{"generate", "talby", "--instances", "2", "-o", filepath.Join(dir, "i.swf"), "--ext-users", "-"}, 2, "give --ext-users FILE"},
 		{[]string{"metamodel"}, 2, "give --cm with --jd"},
 		{[]string{"metamodel", "--cm", "25", "--jd", "100", "--cl", "0.5"}, 2, "give --cm with --jd"},
 	} {
@@ -169,4 +174,61 @@ func jobLines(t *testing.T, name string) []string {
 		}
 	}
 	return out
+}
+
+// The generated SWF keeps the model's structure: fields 17-18 order the
+// jobs of a session, the extended formats carry the generated classes,
+// and "sessions" and "classes" read the output.
+func TestGenerateTalbyStructure(t *testing.T) {
+	dir := t.TempDir()
+	out, ss, us := filepath.Join(dir, "g.swf"), filepath.Join(dir, "g.sessions"), filepath.Join(dir, "g.users")
+	code, _, e := runCLI(t, "generate", "talby", "--weeks", "10", "--seed", "3", "-o", out, "--ext-sessions", ss, "--ext-users", us)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, e)
+	}
+	// The summary names users created and users with jobs.
+	var jobs, sessions, withJobs, created, startup int
+	var dest string
+	if _, err := fmt.Sscanf(e, "wrote %d jobs (%d sessions; %d users with jobs of %d created, %d of them at start-up) to %s",
+		&jobs, &sessions, &withJobs, &created, &startup, &dest); err != nil || withJobs > created || withJobs == 0 {
+		t.Fatalf("summary %q: %v", e, err)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), fmt.Sprintf("Users: %d created (%d active at start-up), %d with at least one job", created, startup, withJobs)) {
+		t.Error("header does not count users created and users with jobs")
+	}
+	users := map[string]bool{}
+	linked := 0
+	for _, l := range jobLines(t, out) {
+		f := strings.Fields(l)
+		users[f[11]] = true
+		if f[16] != "-1" {
+			linked++
+		}
+	}
+	if len(users) != withJobs || linked == 0 {
+		t.Errorf("%d users in the log, %d reported; %d jobs with a preceding job", len(users), withJobs, linked)
+	}
+	// One extended line per generated session and per user with jobs; the
+	// session classes are the generated ones (header counts).
+	sl, ul := jobLines(t, ss), jobLines(t, us)
+	if len(sl) != sessions || len(ul) != withJobs {
+		t.Errorf("%d session lines, %d user lines; generated %d sessions, %d users with jobs", len(sl), len(ul), sessions, withJobs)
+	}
+	var count [5]int
+	for _, l := range sl {
+		f := strings.Fields(l)
+		var c int
+		fmt.Sscan(f[21], &c)
+		count[c]++
+	}
+	want := fmt.Sprintf("Sessions: %d; classes IWD %d, IWN %d, IW %d, BHP %d, BHD %d;", sessions, count[0], count[1], count[2], count[3], count[4])
+	if !strings.Contains(string(b), want) {
+		t.Errorf("extended sessions' classes %v do not match the header (want %q)", count, want)
+	}
+	for _, args := range [][]string{{"sessions", "--json", out}, {"classes", out}, {"sessions", "--method", "last", "--threshold", "20m", out}} {
+		if code, o, e := runCLI(t, args...); code != 0 || o == "" {
+			t.Errorf("%v: exit %d: %s", args, code, e)
+		}
+	}
 }
