@@ -37,3 +37,27 @@ func BenchmarkFitKTH(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGenerate10YearsFitted generates ten years from the parameters
+// fitted to KTH-SP2 (our extensions selected: fitted start-up activity,
+// placement by start times, empirical runtimes), and writes them as SWF
+// records (fields 17-18 included).
+func BenchmarkGenerate10YearsFitted(b *testing.B) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _, err := Fit(tr, FitOptions{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var jobs int
+	for i := 0; b.Loop(); i++ {
+		w, err := Generate(p, Config{Weeks: 520, Seed: uint64(i + 1)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		jobs = len(w.SWF())
+	}
+	b.ReportMetric(float64(jobs), "jobs")
+}
