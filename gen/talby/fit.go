@@ -124,6 +124,16 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 	if !(p.Machine.Cm > 0) || !(p.Machine.CL > 0) {
 		return p, rep, fmt.Errorf("%w: machine layer: the log's median CPU work (%g s) and CPU load (%g) must be positive", ErrTooShort, p.Machine.Cm, p.Machine.CL)
 	}
+	anonymous := true
+	for i := range t.Jobs {
+		if t.Jobs[i].User >= 0 {
+			anonymous = false
+			break
+		}
+	}
+	if anonymous {
+		return p, rep, fmt.Errorf("%w: user layer: the log has no user IDs (field 12 is -1 for every job); users, their sessions and classes need them", ErrTooShort)
+	}
 	ss, _, err := sessionclass.Compute(t, 0, sessionclass.Options{Procs: procs})
 	if err != nil {
 		return p, rep, err

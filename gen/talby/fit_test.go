@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -118,30 +119,79 @@ func TestFitZipfRecovers(t *testing.T) {
 	}
 }
 
-// A log too short names the layer that cannot be fitted.
+// A log too short names the layer that cannot be fitted, and why.
 func TestFitTooShort(t *testing.T) {
-	var jobs []trace.Job
 	h := swf.Header{}
 	h.Add("MaxProcs", "64")
-	// 60 users, one job each per day for 5 weeks.
-	for d := range 35 {
-		for u := range 60 {
-			j := swf.NewJob()
-			j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), int64(d*86400+u*60), 100, 4, 1, int64(u+1)
-			tj, err := trace.FromSWF(&j)
-			if err != nil {
-				t.Fatal(err)
+	// mk builds a log of users users, each with one job a day for days
+	// days, of runtime run; user IDs -1 when anonymous.
+	mk := func(users, days int, run int64, anonymous bool) *trace.Trace {
+		var jobs []trace.Job
+		for d := range days {
+			for u := range users {
+				j := swf.NewJob()
+				j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), int64(d*86400+u*60), run, 4, 1, int64(u+1)
+				if anonymous {
+					j.User = -1
+				}
+				tj, err := trace.FromSWF(&j)
+				if err != nil {
+					t.Fatal(err)
+				}
+				jobs = append(jobs, tj)
 			}
-			jobs = append(jobs, tj)
 		}
+		return trace.New(h, jobs, trace.Options{})
 	}
-	tr := trace.New(h, jobs, trace.Options{})
-	_, _, err := Fit(tr, FitOptions{})
-	if !errors.Is(err, ErrTooShort) || !strings.Contains(err.Error(), "user layer") || !strings.Contains(err.Error(), "full weeks") {
-		t.Errorf("got %v, want the user layer too short", err)
+	for _, tc := range []struct {
+		name string
+		tr   *trace.Trace
+		want []string
+	}{
+		{"five weeks", mk(60, 35, 100, false), []string{"user layer", "4 full weeks", "need at least 20"}},
+		{"20 jobs", mk(20, 1, 100, false), []string{"session layer", "20 sessions", "at least 50"}},
+		{"10 users", mk(10, 200, 100, false), []string{"user layer", "10 users", "at least 20"}},
+		{"no user IDs", mk(60, 200, 100, true), []string{"user layer", "no user IDs (field 12"}},
+		{"no CPU work", mk(60, 200, 0, false), []string{"machine layer", "median CPU work (0 s)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Fit(tc.tr, FitOptions{})
+			if !errors.Is(err, ErrTooShort) {
+				t.Fatalf("got %v, want ErrTooShort", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("got %q, want it to say %q", err, w)
+				}
+			}
+		})
 	}
-	_, _, err = Fit(trace.New(h, jobs[:20], trace.Options{}), FitOptions{})
-	if !errors.Is(err, ErrTooShort) || !strings.Contains(err.Error(), "session layer") {
-		t.Errorf("20 jobs: got %v, want the session layer too short", err)
+}
+
+// Fitted parameters, extensions included, survive their JSON file.
+func TestFitParamsRoundTrip(t *testing.T) {
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, thesis := range []bool{false, true} {
+		p, _, err := Fit(tr, FitOptions{Seed: 1, ThesisRules: thesis})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.StartupFitted() == thesis || (p.Placement.Redraw == PlacementStarts) == thesis || p.StartupUsers.Inactivity == nil || len(p.Jobs[0].Runtime.Quantiles) != runtimeQuantiles {
+			t.Errorf("thesis rules %v: activity %q, placement %q", thesis, p.StartupUsers.Activity, p.Placement.Redraw)
+		}
+		var b strings.Builder
+		if err := WriteParams(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		q, err := ReadParams(strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p, q) {
+			t.Errorf("thesis rules %v: parameters changed through JSON", thesis)
+		}
 	}
 }

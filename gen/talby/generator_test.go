@@ -164,6 +164,11 @@ func TestReadParams(t *testing.T) {
 		{`{"jobs": [{"repeat": 1.5}]}`, "jobs[0] (IWD).repeat = 1.5"},
 		{`{"jobs": [{"unknown": 1}]}`, "jobs[0] (IWD)"},
 		{`[1, 2]`, "decoding"},
+		{`{"new_users": {"mu": "high"}}`, "new_users.mu"},
+		{`{"placement": {"redraw": "all"}}`, `placement.redraw = "all": must be "sessions" or "starts"`},
+		{`{"startup_users": {"activity": "fitted"}}`, "needs startup_users.inactivity and startup_users.sessions"},
+		{`{"jobs": [null, {"runtime": {"mu": 5, "quantiles": [10, 5]}}]}`, "jobs[1] (IWN).runtime.quantiles[1] = 5: must be in [10, 1e+09]"},
+		{`{"startup_users": {"activity": "fitted", "inactivity": [{"a": 0, "b": 3}, {}, {}, {}], "sessions": [{}, {}, {}, {}]}}`, "startup_users.inactivity[0] (LTLU).b = 3: must be in [-1, 2]"},
 	} {
 		_, err := ReadParams(strings.NewReader(c.in))
 		if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), c.want) {
