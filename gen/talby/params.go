@@ -250,9 +250,8 @@ type Zipf struct {
 // of the distribution whose quantiles at 0, 1/(n−1), ..., 1 are the n
 // values given, interpolated linearly in ln runtime. The jobs of a session
 // and of a sequence stay alike as before (a Gaussian copula), and the
-// runtimes of a class's jobs follow the log's, whose tails a lognormal
-// misses (on KTH-SP2 a lognormal job layer gives 2.7 times the log's CPU
-// load).
+// runtimes of a class's jobs follow the log's, whose bounded, uneven
+// shape a lognormal misses (its tail inflates the CPU load).
 type Runtime struct {
 	Mu        float64   `json:"mu"`
 	Session   float64   `json:"session_sd"`
