@@ -20,6 +20,14 @@
 //     DefaultJobs derives one from Table 21 and FitJobClass fits one per
 //     session class from a log.
 //
+// Fitted parameters select two extensions of ours that the published
+// ones do not: the activity of start-up users fitted to a log's
+// (StartupUsers.Activity) and placement that redraws only session starts
+// (Placement.Redraw); with them a log's fit gives the log back
+// (self-consistency, docs/validation.md). Generated SWF carries users,
+// and in fields 17-18 the job order within sessions; Workload.Labels gives
+// the generated classes to package extswf's extended formats.
+//
 // DefaultParams holds the published parameters, Fit estimates them all
 // from one log, Generate draws a workload, Instances draws several and
 // Average summarizes them (section 14.1). The same parameters, weeks and

@@ -31,7 +31,9 @@ const maxSizes = 128
 //     drawn from Sizes agree;
 //   - Runtime: the nested variance components of ln(runtime) (jobs in a
 //     sequence, sequences in a session, sessions), by the method of
-//     moments;
+//     moments; Mu the median ln runtime of the class's jobs, and
+//     Quantiles the jobs' runtimes at 201 evenly spaced probabilities, so
+//     that the generated jobs' runtimes follow the log's (Runtime);
 //   - Gap: the share of zero submit gaps within sessions and the mean and
 //     standard deviation of ln of the others.
 func FitJobClass(t *trace.Trace, ss []*sessionclass.Session, procs int) JobClass {
