@@ -226,7 +226,7 @@ func TestGenerateTalbyStructure(t *testing.T) {
 	if !strings.Contains(string(b), want) {
 		t.Errorf("extended sessions' classes %v do not match the header (want %q)", count, want)
 	}
-	for _, args := range [][]string{{"sessions", "--json", out}, {"classes", out}, {"sessions", "--method", "last", "--threshold", "20m", out}} {
+	for _, args := range [][]string{{"sessions", "--json", out}, {"classes", out}, {"sessions", "--method", "last", "--threshold", "20m", out}, {"evaluate", "--json", out}} {
 		if code, o, e := runCLI(t, args...); code != 0 || o == "" {
 			t.Errorf("%v: exit %d: %s", args, code, e)
 		}
