@@ -17,6 +17,7 @@ package sched
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -217,7 +218,23 @@ func TestConservativeMatchesTextbook(t *testing.T) {
 		}
 	}
 	t.Run("small", func(t *testing.T) {
-		rapid.Check(t, func(rt *rapid.T) { check(rt, schedtest.Workload(rt, false)) })
+		rapid.Check(t, func(rt *rapid.T) {
+			c := schedtest.Workload(rt, false)
+			check(rt, c)
+			// and the reservations of the waiting jobs after every pass
+			c.Kill = true
+			reservations := func(s sim.Scheduler) []string {
+				rec := &reservationLog{Scheduler: s, of: s.(sim.Reserver)}
+				if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), rec,
+					sim.Config{Procs: c.Procs, Kill: true}); err != nil {
+					rt.Fatal(err)
+				}
+				return rec.log
+			}
+			if got, want := reservations(NewConservative(0)), reservations(newTextbook(0)); !slices.Equal(got, want) {
+				rt.Fatalf("reservations\n%v\ntextbook\n%v", got, want)
+			}
+		})
 	})
 	t.Run("long-queues", func(t *testing.T) {
 		rapid.Check(t, func(rt *rapid.T) { check(rt, longQueue(rt, 250)) })
@@ -267,4 +284,22 @@ func TestConservativeTextbookRealLogs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reservationLog records, after every pass of the scheduler it wraps, the
+// reservation of every job that has one, as "now job start".
+type reservationLog struct {
+	sim.Scheduler
+	of  sim.Reserver
+	log []string
+}
+
+func (l *reservationLog) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	dst = l.Scheduler.Schedule(v, dst)
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+		if t, ok := l.of.Reservation(r); ok && !slices.Contains(dst, r) {
+			l.log = append(l.log, fmt.Sprint(v.Now(), " ", v.ID(r), " ", t))
+		}
+	}
+	return dst
 }
