@@ -303,3 +303,79 @@ func (l *reservationLog) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	}
 	return dst
 }
+
+// Restore is the textbook's reading of taking over a simulation in
+// progress: the running jobs hold their processors until their planned
+// ends (at least a second from now), and the waiting jobs, in arrival
+// order, take the earliest slots where they fit at the next pass.
+func (s *textbookConservative) Restore(v *sim.View) {
+	now := v.Now()
+	s.steps = []step{{math.MinInt64, v.Procs()}}
+	s.fresh, s.waiting = s.fresh[:0], s.waiting[:0]
+	clear(s.start)
+	clear(s.length)
+	clear(s.endPlan)
+	s.ended, s.rebuild = false, false
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+		switch {
+		case v.Running(r):
+			s.endPlan[r] = max(v.Start(r)+max(1, planned(v.Prediction(r), s.factor)), now+1)
+			s.change(now, s.endPlan[r], -v.Size(r))
+		case v.Waiting(r):
+			s.fresh = append(s.fresh, r)
+		}
+	}
+}
+
+// takeOver runs base and, at its first pass at or after at, forks one
+// shadow of the run under each of the schedulers made by mk and runs them
+// to the end.
+type takeOver struct {
+	sim.Scheduler
+	at      sim.Time
+	mk      []func() sim.Restorer
+	shadows []*sim.Shadow
+	err     error
+}
+
+func (t *takeOver) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	if t.shadows == nil && v.Now() >= t.at {
+		for _, mk := range t.mk {
+			sh := sim.Fork(v, mk())
+			if err := sh.AdvanceTo(1 << 50); err != nil && t.err == nil {
+				t.err = err
+			}
+			t.shadows = append(t.shadows, sh)
+		}
+	}
+	return t.Scheduler.Schedule(v, dst)
+}
+
+// TestConservativeRestoreMatchesTextbook lets FCFS run a random workload
+// until its last arrival and conservative take over from there: the
+// schedule must be the textbook's taking over the same state (running
+// jobs, some killed or overrunning, and a queue).
+func TestConservativeRestoreMatchesTextbook(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		if len(c.Jobs) == 0 {
+			return
+		}
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		to := &takeOver{Scheduler: NewFCFS(), at: c.Jobs[len(c.Jobs)-1].Submit,
+			mk: []func() sim.Restorer{func() sim.Restorer { return NewConservative(0) }, func() sim.Restorer { return newTextbook(0) }}}
+		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
+			sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
+			rt.Fatal(err)
+		}
+		if to.err != nil {
+			rt.Fatal(to.err)
+		}
+		got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
+		for i := range got {
+			if got[i].Start != want[i].Start {
+				rt.Fatalf("job %d: start %d after the take-over at %d, textbook %d", got[i].ID, got[i].Start, to.at, want[i].Start)
+			}
+		}
+	})
+}
