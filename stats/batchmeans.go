@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/stat"
@@ -54,8 +53,10 @@ var ErrShortSeries = errors.New("the series is too short for its autocorrelation
 // 2 Σ_{k=1}^{M} ρ(k), with the window M chosen by Sokal's rule (the
 // smallest M with M >= 5τ(M); Sokal, Monte Carlo Methods in Statistical
 // Mechanics, 1997, section 3): the number of observations that carry the
-// information of one independent one. The autocorrelations come from a
-// fast Fourier transform (gonum's dsp/fourier) of the centred series. ok
+// information of one independent one. The autocorrelations come from fast
+// Fourier transforms (gonum's dsp/fourier) of the centred series, cut in
+// blocks, for the lags up to a bound that doubles until the window is
+// found; the memory needed grows with the window, not with the series. ok
 // is false when no window up to half the series satisfies the rule: the
 // series is too short for its correlation. A constant series has τ = 1.
 func AutocorrTime(x []float64) (tau float64, window int, ok bool) {
@@ -63,79 +64,98 @@ func AutocorrTime(x []float64) (tau float64, window int, ok bool) {
 	if n < 2 {
 		return 1, 0, false
 	}
-	rho := autocorr(x)
-	if rho == nil {
-		return 1, 0, true
+	mean := stat.Mean(x, nil)
+	half := n / 2 // the window is below half the series
+	lags := acFirstLags
+	for lags/2 >= half {
+		lags /= 2
 	}
-	tau = 1
-	for m := 1; m < n/2; m++ {
-		tau += 2 * rho[m]
-		if float64(m) >= 5*tau {
-			return tau, m, true
+	for {
+		rho := autocorr(x, mean, lags)
+		if rho == nil {
+			return 1, 0, true
 		}
+		tau = 1
+		for m := 1; m < min(half, lags); m++ {
+			tau += 2 * rho[m]
+			if float64(m) >= 5*tau {
+				return tau, m, true
+			}
+		}
+		if lags >= half {
+			return tau, half, false
+		}
+		lags *= 2
 	}
-	return tau, n / 2, false
 }
 
-// autocorr returns the autocorrelations of x at lags 0 to len(x)-1 by FFT
-// (zero-padded to at least twice the length, so the correlation is not
-// circular), or nil for a constant series.
-func autocorr(x []float64) []float64 {
+// acFirstLags is how many lags [AutocorrTime] computes first (a power of
+// two): windows up to it (autocorrelation times up to about 800
+// observations) need one pass over the series.
+const acFirstLags = 1 << 12
+
+// autocorr returns the autocorrelations of x (whose mean is mean) at lags
+// 0 to lags-1 (lags a power of two), or nil for a constant series.
+//
+// The series is cut into blocks of L = lags observations. The
+// autocovariance at lag k < L sums d[i]·d[i+k] over i (d the centred
+// series), and d[i+k] lies in i's block or the next, so it is the sum over
+// blocks j of the correlation of block j with blocks j and j+1 side by
+// side, which a transform of 2L points (block j zero-padded) gives without
+// wrapping around. In the frequency domain the pair's transform is
+// B_j + (-1)^f B_{j+1} (the next block shifted by L points), so the sum
+// over blocks is accumulated as Σ conj(B_j)(B_j + (-1)^f B_{j+1}) and
+// transformed back once. Memory: about 100 bytes per lag, whatever the
+// length of the series; time: one transform of 2L points per block.
+func autocorr(x []float64, mean float64, lags int) []float64 {
 	n := len(x)
-	mean := stat.Mean(x, nil)
-	m := 1
-	for m < 2*n {
-		m <<= 1
+	size := 2 * lags
+	fft := fourier.NewFFT(size)
+	seq := make([]float64, size)
+	prev := make([]complex128, lags+1)
+	next := make([]complex128, lags+1)
+	acc := make([]complex128, lags+1)
+	blocks := (n + lags - 1) / lags
+	// transform sets dst to the transform of block j, zero-padded.
+	transform := func(j int, dst []complex128) {
+		b := x[j*lags : min((j+1)*lags, n)]
+		for i, v := range b {
+			seq[i] = v - mean
+		}
+		clear(seq[len(b):])
+		fft.Coefficients(dst, seq)
 	}
-	// The transform's work arrays and coefficients (32 bytes per point, a
-	// point per 0.25 to 0.5 observation) are kept for the next series of
-	// the same length: a simulation's intervals are three in a row, and for
-	// millions of jobs three sets at once would outweigh the series.
-	w, _ := acPool.Get().(*acWork)
-	if w == nil {
-		w = &acWork{}
+	transform(0, prev)
+	for j := range blocks {
+		if j+1 < blocks {
+			transform(j+1, next)
+			for f, b := range prev {
+				s := b + next[f]
+				if f&1 == 1 {
+					s = b - next[f]
+				}
+				acc[f] += complex(real(b), -imag(b)) * s
+			}
+		} else {
+			for f, b := range prev {
+				acc[f] += complex(real(b)*real(b)+imag(b)*imag(b), 0)
+			}
+		}
+		prev, next = next, prev
 	}
-	defer acPool.Put(w)
-	switch {
-	case w.fft == nil:
-		w.fft = fourier.NewFFT(m)
-	case w.fft.Len() != m:
-		w.fft.Reset(m)
-	}
-	if len(w.c) != m/2+1 {
-		w.c = make([]complex128, m/2+1)
-	}
-	fft := w.fft
-	seq := make([]float64, m)
-	for i, v := range x {
-		seq[i] = v - mean
-	}
-	c := fft.Coefficients(w.c, seq)
-	for i, v := range c {
-		c[i] = complex(real(v)*real(v)+imag(v)*imag(v), 0)
-	}
-	// The inverse transform and the correlations reuse seq: a long series
-	// (a simulation of millions of jobs) needs no more copies of it.
-	acov := fft.Sequence(seq, c)
+	// The transform back is unnormalized: each value is size times the
+	// autocovariance (a sum, not a mean; the ratios are the same).
+	acov := fft.Sequence(seq, acc)
 	a0 := acov[0]
-	if !(a0 > 1e-12*float64(m)*math.Max(1, mean*mean)) {
+	if !(a0 > 1e-12*float64(size)*math.Max(1, mean*mean)) {
 		return nil
 	}
-	rho := acov[:n:n]
+	rho := acov[:lags:lags]
 	for k := range rho {
 		rho[k] = acov[k] / a0
 	}
 	return rho
 }
-
-// acWork is the part of autocorr's transform kept between series.
-type acWork struct {
-	fft *fourier.FFT
-	c   []complex128
-}
-
-// acPool holds an acWork between series; the collector empties it.
-var acPool sync.Pool
 
 // BatchMeans returns a confidence interval of level (0 < level < 1) for
 // the mean of the correlated series x by the method of batch means
