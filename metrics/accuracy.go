@@ -99,6 +99,22 @@ func timeWeighted(res *sim.Result, jobs []int32) (ae, ra float64) {
 	// Group the log by job (counting sort, keeping the order of each job's
 	// predictions). A log of revisions only (res.Revisions) gets each job's arrival
 	// prediction back in front of its own entries.
+	if len(res.Predictions) == 0 { // no job has an entry: no grouping (8 bytes per job)
+		var buf [1]sim.PredictionChange
+		for _, i := range jobs {
+			o := &res.Jobs[i]
+			var preds []sim.PredictionChange
+			if res.Revisions {
+				buf[0] = sim.PredictionChange{Job: sim.Ref(i), At: o.Submit, Prediction: o.Initial}
+				preds = buf[:]
+			}
+			e, a := JobAccuracy(o, preds)
+			ae += e
+			ra += a
+		}
+		n := float64(len(jobs))
+		return ae / n, ra / n
+	}
 	off := make([]int32, len(res.Jobs)+1)
 	for _, c := range res.Predictions {
 		off[c.Job+1]++

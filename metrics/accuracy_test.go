@@ -82,4 +82,17 @@ func TestComputeAccuracy(t *testing.T) {
 	if c := ComputeAccuracy(rev, nil); c != a {
 		t.Errorf("from revisions: got %+v, want %+v", c, a)
 	}
+	// Predictions never revised: a log of the arrival entries only (grouped
+	// by job) and an empty log of revisions (no grouping) agree.
+	arr := accuracyRun(true)
+	arr.Predictions = nil
+	for i := range arr.Jobs {
+		o := &arr.Jobs[i]
+		arr.Predictions = append(arr.Predictions, sim.PredictionChange{Job: sim.Ref(i), At: o.Submit, Prediction: o.Initial})
+	}
+	want := ComputeAccuracy(arr, nil)
+	arr.Predictions, arr.Revisions = []sim.PredictionChange{}, true
+	if c := ComputeAccuracy(arr, nil); c != want || !c.TimeWeighted {
+		t.Errorf("no revisions: got %+v, want %+v", c, want)
+	}
 }

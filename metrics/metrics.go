@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hpcwl/hpcwl/sim"
@@ -37,9 +38,11 @@ type Options struct {
 	// DeferIntervals keeps what the intervals need (each measured job's
 	// wait and runtime, 16 bytes) in the summary instead of computing them:
 	// [Summary.FinishIntervals] computes them later, once the run's
-	// outcomes are no longer held, so that the Fourier transform of the
-	// autocorrelation (40 bytes per point, 2 to 4 points per job) does not
-	// add to them at the peak.
+	// outcomes are no longer held. The intervals themselves need a copy
+	// of one quantity (8 bytes per job) and memory for the
+	// autocorrelation's window ([stats.AutocorrTime]), so deferring them
+	// saves memory only where 8 bytes per job more at once matter more
+	// than the 16 kept.
 	DeferIntervals bool
 }
 
@@ -515,33 +518,58 @@ func selectKth(x []float64, k int) float64 {
 }
 
 func groups(jobs []sim.Outcome, measured []int32, tau sim.Time, key func(*sim.Outcome) string, numeric bool) []Group {
-	idx := map[string][]int32{}
+	// The jobs are grouped by a counting sort: a group number per job, then
+	// the jobs in group order (8 bytes per job, without the growth of a
+	// list per group).
+	ids := map[string]int32{}
 	var keys []string
-	for _, i := range measured {
-		k := key(&jobs[i])
-		if _, ok := idx[k]; !ok {
-			keys = append(keys, k)
+	var count []int32
+	gid := make([]int32, len(measured))
+	for k, i := range measured {
+		s := key(&jobs[i])
+		g, ok := ids[s]
+		if !ok {
+			g = int32(len(keys))
+			ids[s] = g
+			keys = append(keys, s)
+			count = append(count, 0)
 		}
-		idx[k] = append(idx[k], i)
+		gid[k] = g
+		count[g]++
+	}
+	order := make([]int32, len(keys)) // the groups in key order
+	for g := range order {
+		order[g] = int32(g)
 	}
 	if numeric {
-		slices.SortFunc(keys, func(a, b string) int {
-			x, _ := strconv.Atoi(a)
-			y, _ := strconv.Atoi(b)
+		slices.SortFunc(order, func(a, b int32) int {
+			x, _ := strconv.Atoi(keys[a])
+			y, _ := strconv.Atoi(keys[b])
 			return x - y
 		})
 	} else {
-		slices.Sort(keys)
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(keys[a], keys[b]) })
+	}
+	off := make([]int32, len(keys)+1) // group g's jobs: members[off[g]:off[g+1]]
+	for g, c := range count {
+		off[g+1] = off[g] + c
+	}
+	next := slices.Clone(off[:len(keys)])
+	members := make([]int32, len(measured))
+	for k, i := range measured {
+		members[next[gid[k]]] = i
+		next[gid[k]]++
 	}
 	out := make([]Group, 0, len(keys))
 	var x []float64
-	for _, k := range keys {
-		g := Group{Key: k, Jobs: len(idx[k])}
+	for _, g := range order {
+		idx := members[off[g]:off[g+1]]
+		gr := Group{Key: keys[g], Jobs: len(idx)}
 		for q := range quantities {
-			x = fill(x, jobs, idx[k], q, tau)
-			*g.stat(q) = summarize(x)
+			x = fill(x, jobs, idx, q, tau)
+			*gr.stat(q) = summarize(x)
 		}
-		out = append(out, g)
+		out = append(out, gr)
 	}
 	return out
 }

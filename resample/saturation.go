@@ -3,7 +3,6 @@ package resample
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -17,22 +16,20 @@ import (
 // Evaluations, PhD thesis, Hebrew University, chapter 3, section 6). Jobs that
 // never started count as outstanding.
 func Outstanding(res *sim.Result, at []int64) []float64 {
-	sub := make([]int64, 0, len(res.Jobs))
-	end := make([]int64, 0, len(res.Jobs))
+	c := newTimeCounts(at)
+	arrived, ended := c.counts(), c.counts()
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
-		sub = append(sub, int64(o.Submit))
+		c.addBefore(arrived, int64(o.Submit))
 		if o.End >= 0 {
-			end = append(end, int64(o.End))
+			c.addAtOrBefore(ended, int64(o.End))
 		}
 	}
-	slices.Sort(sub)
-	slices.Sort(end)
+	sum(arrived)
+	sum(ended)
 	out := make([]float64, len(at))
 	for k, t := range at {
-		arrived := sort.Search(len(sub), func(i int) bool { return sub[i] >= t })
-		ended := sort.Search(len(end), func(i int) bool { return end[i] > t })
-		out[k] = float64(arrived - ended)
+		out[k] = float64(c.at(arrived, t) - c.at(ended, t))
 	}
 	return out
 }
@@ -41,24 +38,71 @@ func Outstanding(res *sim.Result, at []int64) []float64 {
 // submitted before it and not yet started: the queue, the part of
 // [Outstanding] that grows when a machine cannot keep up.
 func Waiting(res *sim.Result, at []int64) []float64 {
-	out := make([]float64, len(at))
-	sub := make([]int64, 0, len(res.Jobs))
-	start := make([]int64, 0, len(res.Jobs))
+	c := newTimeCounts(at)
+	arrived, started := c.counts(), c.counts()
 	for i := range res.Jobs {
 		o := &res.Jobs[i]
-		sub = append(sub, int64(o.Submit))
+		c.addBefore(arrived, int64(o.Submit))
 		if o.Start >= 0 {
-			start = append(start, int64(o.Start))
+			c.addBefore(started, int64(o.Start))
 		}
 	}
-	slices.Sort(sub)
-	slices.Sort(start)
+	sum(arrived)
+	sum(started)
+	out := make([]float64, len(at))
 	for k, t := range at {
-		arrived := sort.Search(len(sub), func(i int) bool { return sub[i] >= t })
-		started := sort.Search(len(start), func(i int) bool { return start[i] >= t })
-		out[k] = float64(max(0, arrived-started))
+		out[k] = float64(max(0, c.at(arrived, t)-c.at(started, t)))
 	}
 	return out
+}
+
+// timeCounts counts, for each of a few sample times, the event times
+// before it, in memory for the sample times only (a run's jobs are not
+// copied and sorted): each event is added at the first sample time it
+// counts for, and the counts are summed over the sample times when read.
+type timeCounts struct {
+	sorted []int64 // the sample times, ascending
+}
+
+func newTimeCounts(at []int64) timeCounts {
+	if slices.IsSorted(at) {
+		return timeCounts{at}
+	}
+	return timeCounts{slices.Sorted(slices.Values(at))}
+}
+
+// counts returns an empty set of counts: one per sample time and one for
+// the events after the last.
+func (c timeCounts) counts() []int { return make([]int, len(c.sorted)+1) }
+
+// addBefore counts the event at v for the sample times t > v.
+func (c timeCounts) addBefore(n []int, v int64) {
+	k, found := slices.BinarySearch(c.sorted, v)
+	for found && k < len(c.sorted) && c.sorted[k] == v {
+		k++
+	}
+	n[k]++
+}
+
+// addAtOrBefore counts the event at v for the sample times t >= v.
+func (c timeCounts) addAtOrBefore(n []int, v int64) {
+	k, _ := slices.BinarySearch(c.sorted, v)
+	n[k]++
+}
+
+// sum turns n, once every event is added, into the counts at each sample
+// time: the events added at it and at the sample times before.
+func sum(n []int) {
+	for k := 1; k < len(n); k++ {
+		n[k] += n[k-1]
+	}
+}
+
+// at returns the count of the sample time t (one of the sample times) in
+// n, once summed.
+func (c timeCounts) at(n []int, t int64) int {
+	k, _ := slices.BinarySearch(c.sorted, t)
+	return n[k]
 }
 
 // SaturatedRun applies the saturation detector to a simulated run sampled

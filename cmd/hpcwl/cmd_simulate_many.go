@@ -101,9 +101,6 @@ func runSimulateMany(ctx context.Context, opts simulateOptions, names []string, 
 		}
 		rep.Paired = append(rep.Paired, simulatePaired{A: runs[0].report.Parameters.Scheduler, B: run.report.Parameters.Scheduler, Diffs: d})
 	}
-	for _, run := range runs {
-		run.report.Metrics.FinishIntervals() // deferred by simulate
-	}
 	if opts.json {
 		return writeJSON(stdout, rep)
 	}
