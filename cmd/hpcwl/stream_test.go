@@ -36,6 +36,11 @@ var streamGoldens = []struct {
 	{"minh-poisson.csv.gz", []string{"generate", "minh", "--params", "testdata/stream/kth-minh.json", "--arrival-process", "poisson", "--count", "800", "--seed", "4", "--to", "csv", "-o", "-"}},
 	{"resample-kth.swf.gz", []string{"resample", "builtin:KTH-SP2", "--duration", "8w", "--load", "0.5", "--seed", "3", "-o", "-"}},
 	{"resample-kth.json.gz", []string{"resample", "builtin:KTH-SP2", "--duration", "4w", "--load", "0.3", "--seed", "4", "--stream", "2", "--to", "batsim", "-o", "-"}},
+	{"downey-count.swf.gz", []string{"generate", "downey", "--count", "1000", "--seed", "5", "-o", "-"}},
+	{"downey-duration.csv.gz", []string{"generate", "downey", "--duration", "3d", "--seed", "2", "--procs", "64", "--to", "csv", "-o", "-"}},
+	{"downey-batsim.json.gz", []string{"generate", "downey", "--count", "200", "--seed", "7", "--offered-load", "0.6", "--to", "batsim", "-o", "-"}},
+	{"talby-weeks.swf.gz", []string{"generate", "talby", "--weeks", "3", "--seed", "2", "-o", "-"}},
+	{"talby-estimates.csv.gz", []string{"generate", "talby", "--weeks", "2", "--seed", "3", "--procs", "256", "--estimates", "tsafrir", "--to", "csv", "-o", "-"}},
 }
 
 // goldenVersion is the version the golden files record.
