@@ -268,3 +268,32 @@ func TestStreamedCleanMatchesInMemory(t *testing.T) {
 		}
 	}
 }
+
+// generate talby writes each job once its order is known: the same bytes
+// and messages as the workload generated whole and written at the end, in
+// every format.
+func TestStreamedTalbyMatchesInMemory(t *testing.T) {
+	cases := [][]string{
+		{"--weeks", "5", "--seed", "3"},
+		{"--weeks", "4", "--seed", "8", "--procs", "1024"},
+		{"--weeks", "3", "--seed", "2", "--estimates", "tsafrir", "--max-estimate", "1d"},
+		{"--weeks", "2", "--seed", "5", "--cm", "600", "--cl", "0.65", "--procs", "400"},
+	}
+	defer func() { streamOutputs = true }()
+	for k, c := range cases {
+		for _, to := range []string{"swf", "csv", "batsim", "parquet"} {
+			t.Run(strconv.Itoa(k)+"/"+to, func(t *testing.T) {
+				args := append(append([]string{"generate", "talby"}, c...), "--to", to, "-o", "-")
+				streamOutputs = true
+				code, got, gotErr := runCLI(t, args...)
+				streamOutputs = false
+				wantCode, want, wantErr := runCLI(t, args...)
+				streamOutputs = true
+				if code != 0 || code != wantCode || got != want || gotErr != wantErr {
+					t.Errorf("streamed run differs from the in-memory one: exit %d and %d; %s\nstderr:\n%s\nwant:\n%s",
+						code, wantCode, firstDifference([]byte(got), []byte(want)), gotErr, wantErr)
+				}
+			})
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/hpcwl/hpcwl/sessionclass"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/userclass"
 )
 
@@ -56,6 +57,8 @@ type Workload struct {
 	// could not be placed apart (Talby (2006), Listing 5 with our final
 	// guard of one session less).
 	Dropped int
+
+	streamed int // the jobs handed out by Stream
 }
 
 // ErrConfig reports a bad run configuration.
@@ -134,6 +137,75 @@ type pending struct {
 // the think-time rule (Talby (2006), section 9.2.1) are the generated
 // ones when the jobs do not wait.
 func Generate(p Params, cfg Config) (*Workload, error) {
+	return generate(p, cfg, nil)
+}
+
+// Stream generates what [Generate] does and hands fn each job as the SWF
+// record [Workload.SWF] makes of it, in the same order, as soon as that
+// order is known, instead of holding them all: a session starts within
+// its week and its jobs after its start, so once a week is drawn the jobs
+// submitted before the next week starts are final. The Workload returned
+// has the counts, not the jobs (Jobs is nil; [Workload.Header] counts the
+// jobs handed out). Memory: the jobs of about one week (with those of
+// sessions still running), and the numbers and end times of the jobs of
+// the sessions not yet complete.
+func Stream(p Params, cfg Config, fn func(*swf.Job) error) (*Workload, error) {
+	done := int64(math.MinInt64) // the jobs submitted before it are handed out
+	n, carried := 0, 0
+	links := sessionLinks{}
+	left := map[int]int{}       // jobs of each session not yet handed out
+	users := map[int]struct{}{} // users with jobs
+	flush := func(w *Workload, limit int64) error {
+		for _, j := range w.Jobs[carried:] { // drawn since the last flush
+			left[j.Session]++
+		}
+		slices.SortStableFunc(w.Jobs, jobOrder)
+		if len(w.Jobs) > 0 && w.Jobs[0].Submit < done {
+			return fmt.Errorf("talby: a job submitted at %d s comes after the jobs before %d s were written", w.Jobs[0].Submit, done)
+		}
+		k := 0
+		for ; k < len(w.Jobs) && w.Jobs[k].Submit < limit; k++ {
+			j := &w.Jobs[k]
+			rec := j.record(int64(n + k + 1))
+			links.link(j, &rec)
+			if left[j.Session]--; left[j.Session] == 0 {
+				delete(left, j.Session)
+				delete(links, j.Session)
+			}
+			users[j.User] = struct{}{}
+			if err := fn(&rec); err != nil {
+				return err
+			}
+		}
+		n += k
+		w.Jobs = append(w.Jobs[:0], w.Jobs[k:]...)
+		carried = len(w.Jobs)
+		done = limit
+		return nil
+	}
+	w, err := generate(p, cfg, flush)
+	if err != nil {
+		return nil, err
+	}
+	if err := flush(w, math.MaxInt64); err != nil {
+		return nil, err
+	}
+	w.Jobs, w.streamed, w.UsersWithJobs = nil, n, len(users)
+	return w, nil
+}
+
+// jobOrder orders jobs by submit time, then user (Workload.Jobs' order
+// with a stable sort of the jobs in generation order).
+func jobOrder(a, b Job) int {
+	if a.Submit != b.Submit {
+		return cmpInt64(a.Submit, b.Submit)
+	}
+	return a.User - b.User
+}
+
+// generate runs the model; flush, when not nil, is given the workload
+// after each week with the start of the next.
+func generate(p Params, cfg Config, flush func(w *Workload, next int64) error) (*Workload, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -179,6 +251,11 @@ func Generate(p Params, cfg Config) (*Workload, error) {
 			}
 			u.woa++
 		}
+		if flush != nil {
+			if err := flush(g.out, start+week); err != nil {
+				return nil, err
+			}
+		}
 	}
 	g.out.Users = len(users)
 	seen := make([]bool, len(users)+1)
@@ -188,12 +265,7 @@ func Generate(p Params, cfg Config) (*Workload, error) {
 			g.out.UsersWithJobs++
 		}
 	}
-	slices.SortStableFunc(g.out.Jobs, func(a, b Job) int {
-		if a.Submit != b.Submit {
-			return cmpInt64(a.Submit, b.Submit)
-		}
-		return a.User - b.User
-	})
+	slices.SortStableFunc(g.out.Jobs, jobOrder)
 	return g.out, nil
 }
 

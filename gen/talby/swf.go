@@ -32,30 +32,47 @@ const StartTime = 1704067200
 // independently of one another in the model).
 func (w *Workload) SWF() []swf.Job {
 	out := make([]swf.Job, len(w.Jobs))
-	// The jobs of each session so far, by index.
-	bySession := map[int][]int{}
-	for i, j := range w.Jobs {
-		s := swf.NewJob()
-		s.ID = int64(i + 1)
-		s.Submit = j.Submit
-		s.Runtime = j.Runtime
-		s.Procs = int64(j.Procs)
-		s.ReqProcs = int64(j.Procs)
-		s.Status = 1
-		s.User = int64(j.User)
-		prev, end := -1, int64(-1)
-		for _, k := range bySession[j.Session] {
-			if e := w.Jobs[k].Submit + w.Jobs[k].Runtime; e <= j.Submit && e >= end {
-				prev, end = k, e
-			}
-		}
-		if prev >= 0 {
-			s.Preceding, s.ThinkTime = int64(prev+1), j.Submit-end
-		}
-		bySession[j.Session] = append(bySession[j.Session], i)
-		out[i] = s
+	links := sessionLinks{}
+	for i := range w.Jobs {
+		out[i] = w.Jobs[i].record(int64(i + 1))
+		links.link(&w.Jobs[i], &out[i])
 	}
 	return out
+}
+
+// record returns the job as the SWF record numbered id, without the
+// fields that link it to the other jobs of its session (17 and 18).
+func (j *Job) record(id int64) swf.Job {
+	s := swf.NewJob()
+	s.ID = id
+	s.Submit = j.Submit
+	s.Runtime = j.Runtime
+	s.Procs = int64(j.Procs)
+	s.ReqProcs = int64(j.Procs)
+	s.Status = 1
+	s.User = int64(j.User)
+	return s
+}
+
+// sessionLinks holds the numbers and end times of the jobs of each
+// session written so far.
+type sessionLinks map[int][]jobEnd
+
+type jobEnd struct{ id, end int64 }
+
+// link sets fields 17 and 18 of rec, job j's record, from the jobs of j's
+// session written before it ([Workload.SWF]), and records j.
+func (l sessionLinks) link(j *Job, rec *swf.Job) {
+	prev, end := int64(-1), int64(-1)
+	for _, k := range l[j.Session] {
+		if k.end <= j.Submit && k.end >= end {
+			prev, end = k.id, k.end
+		}
+	}
+	if prev >= 0 {
+		rec.Preceding, rec.ThinkTime = prev, j.Submit-end
+	}
+	l[j.Session] = append(l[j.Session], jobEnd{rec.ID, j.Submit + j.Runtime})
 }
 
 // Header returns the SWF header of a run: the machine, the start time and
@@ -69,8 +86,9 @@ func (w *Workload) Header(p Params, cfg Config) swf.Header {
 	h.Add("Conversion", "hpcwl gen/talby "+Version)
 	h.Add("UnixStartTime", strconv.FormatInt(StartTime, 10))
 	h.Add("TimeZoneString", "UTC")
-	h.Add("MaxJobs", strconv.Itoa(len(w.Jobs)))
-	h.Add("MaxRecords", strconv.Itoa(len(w.Jobs)))
+	n := len(w.Jobs) + w.streamed
+	h.Add("MaxJobs", strconv.Itoa(n))
+	h.Add("MaxRecords", strconv.Itoa(n))
 	h.Add("MaxNodes", strconv.Itoa(p.Machine.Procs))
 	h.Add("MaxProcs", strconv.Itoa(p.Machine.Procs))
 	h.Add("MaxUsers", strconv.Itoa(w.Users))
