@@ -17,11 +17,11 @@ import (
 // hands them to the column writers: a whole number of the 8,192-value
 // batches [Trace.WriteParquet] writes, and a divisor of a row group, so
 // that every column receives the same values in the same calls.
-const parquetBatch = 8 * 8192
+const parquetBatch = 2 * 8192
 
 // ParquetWriter writes a trace as Parquet job by job, giving the same bytes
-// as [Trace.WriteParquet]. It holds 65,536 jobs at a time and the row group
-// being built (at most 2^20 rows, compressed). Parquet keeps its metadata,
+// as [Trace.WriteParquet]. It holds 16,384 jobs at a time and the row group
+// being built (at most 2^18 rows, compressed). Parquet keeps its metadata,
 // and so the SWF header, at the end of the file: the header may be given at
 // any time before [ParquetWriter.Close].
 type ParquetWriter struct {

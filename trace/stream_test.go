@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/swf"
@@ -194,8 +197,8 @@ func ExampleWriter() {
 	// 3 180 -1 100 4 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
 }
 
-// Past a row group (2^20 rows), the ParquetWriter still gives
-// WriteParquet's bytes.
+// Past several row groups (2^18 rows each), the ParquetWriter still gives
+// WriteParquet's bytes, and the file reads back as the jobs written.
 func TestParquetWriterRowGroups(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 1.1 million rows twice")
@@ -226,5 +229,25 @@ func TestParquetWriterRowGroups(t *testing.T) {
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Errorf("Parquet differs from WriteParquet (%d and %d bytes)", got.Len(), want.Len())
+	}
+	back, err := trace.ReadParquet(bytes.NewReader(got.Bytes()), int64(got.Len()), "rows.parquet", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Jobs, jobs) || fmt.Sprint(back.Header.Lines) != fmt.Sprint(tr.Header.Lines) {
+		for i := range min(len(back.Jobs), n) {
+			if back.Jobs[i] != jobs[i] {
+				t.Errorf("read back: job %d is %+v, written %+v", i, back.Jobs[i], jobs[i])
+				break
+			}
+		}
+		t.Errorf("read back: %d jobs of %d, header %v, written %v", len(back.Jobs), n, back.Header, tr.Header)
+	}
+	groups, err := parquet.OpenFile(bytes.NewReader(got.Bytes()), int64(got.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := len(groups.RowGroups()); g != 5 {
+		t.Errorf("%d row groups, want 5 of at most 262,144 rows", g)
 	}
 }
