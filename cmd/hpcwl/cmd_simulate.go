@@ -286,11 +286,11 @@ func runSimulate(ctx context.Context, opts simulateOptions, name string, stdout,
 		return err
 	}
 	if os.Getenv("GOGC") == "" {
-		// A run's large arrays (outcomes, metric vectors, the FFT of the
-		// confidence intervals) hold no pointers, so the collector marks
-		// them without scanning: collecting at 25% heap growth instead of
-		// 100% costs little CPU and keeps the peak memory near what is
-		// live (docs/performance.md, "Simulation memory").
+		// A run's large arrays (outcomes, metric vectors) hold no
+		// pointers, so the collector marks them without scanning:
+		// collecting at 10% heap growth instead of 100% costs little CPU
+		// and keeps the peak memory near what is live (docs/performance.md,
+		// "Simulation memory").
 		defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	}
 	run, err := simulate(ctx, opts, name)
@@ -982,7 +982,7 @@ func simulateLoaded(ctx context.Context, opts simulateOptions, name string, s si
 
 // gcPercent is the garbage collector's target heap growth during a
 // simulation (GOGC, when set, wins).
-const gcPercent = 25
+const gcPercent = 10
 
 // streamLogs lets a run read its log as the simulation goes where it can
 // (tests turn it off to compare with the whole log loaded).
