@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
 )
 
 // TestStreamMatchesGenerate compares the records Stream hands out with the
@@ -43,6 +44,31 @@ func TestStreamMatchesGenerate(t *testing.T) {
 		if h, hw := w.Header(p, cfg), want.Header(p, cfg); !reflect.DeepEqual(h, hw) {
 			t.Errorf("%+v: header %v, want %v", c, h, hw)
 		}
+	}
+	// The parameters fitted to KTH-SP2 (fitted start-up activity,
+	// placement by start times, empirical runtimes).
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, _, err := Fit(tr, FitOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Weeks: 30, Seed: 2}
+	want, err := Generate(fp, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []swf.Job
+	if _, err := Stream(fp, cfg, func(j *swf.Job) error {
+		got = append(got, *j)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Jobs) == 0 || !reflect.DeepEqual(got, want.SWF()) {
+		t.Errorf("fitted to KTH-SP2: %d jobs streamed, %d generated, or not the same", len(got), len(want.Jobs))
 	}
 	// An error from fn stops the run and is returned.
 	p, _ := DefaultParams(DefaultProcs)
