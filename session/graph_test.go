@@ -163,3 +163,46 @@ func TestKTHGraphStats(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentReduction works out the Recent reduction by hand (each
+// session hangs from the sessions that ended after the start of the
+// session just before it, else from the one that ended last) on three
+// single-user logs with a0, where every job is its own session.
+func TestRecentReduction(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		tr   *trace.Trace
+		want [][]Edge
+	}{
+		{"Madon's Fig. 1", mkTrace(tj{1, 0, 0, 100}, tj{1, 50, 0, 10}, tj{1, 200, 0, 10}, tj{1, 300, 0, 10}),
+			// Session 2 (at 200) after 1 (started at 50): 0 and 1 ended
+			// after 50, both kept. Session 3 (at 300) after 2 (at 200):
+			// only 2 ended after 200.
+			[][]Edge{{{Root, 0}}, {{Root, 50}}, {{0, 100}, {1, 140}}, {{2, 90}}}},
+		{"nothing ended after the previous start", mkTrace(tj{2, 1000, 0, 10}, tj{2, 2000, 0, 1000}, tj{2, 2500, 0, 10}),
+			// Session 2 (at 2500): session 1 (2000-3000) still runs,
+			// session 0 ended at 1010, before 2000: the fallback keeps 0.
+			[][]Edge{{{Root, 1000}}, {{0, 990}}, {{0, 1490}}}},
+		{"ends equal to the previous start, user 0", mkTrace(tj{0, 0, 0, 100}, tj{0, 10, 0, 90}, tj{0, 100, 0, 1000}, tj{0, 500, 0, 10}),
+			// Sessions 0 and 1 both end at 100. Session 2 (at 100) after
+			// 1 (at 10): both ended after 10. Session 3 (at 500) after 2
+			// (at 100, still running): 0 and 1 ended at 100, not after
+			// it; the fallback keeps the last in (end, index) order, 1.
+			[][]Edge{{{Root, 0}}, {{Root, 10}}, {{0, 0}, {1, 0}}, {{1, 400}}}},
+	} {
+		p, err := Identify(c.tr, Options{Method: Interarrival})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := SessionGraph(p, Recent)
+		if g.Len() != len(c.want) {
+			t.Errorf("%s: %d sessions, want %d", c.name, g.Len(), len(c.want))
+			continue
+		}
+		for n, w := range c.want {
+			if got := g.Preds(n); !slices.Equal(got, w) {
+				t.Errorf("%s: preds of %d: %v, want %v", c.name, n, got, w)
+			}
+		}
+	}
+}

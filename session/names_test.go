@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,8 +12,10 @@ func TestParseReduction(t *testing.T) {
 			t.Errorf("ParseReduction(%q) = %v, %v", r, got, err)
 		}
 	}
-	if s := Reduction(7).String(); s != "Reduction(7)" {
-		t.Errorf("Reduction(7).String() = %q", s)
+	for _, r := range []Reduction{3, 7} { // 3: the first value past the names
+		if s, want := r.String(), fmt.Sprintf("Reduction(%d)", int(r)); s != want {
+			t.Errorf("Reduction(%d).String() = %q, want %q", int(r), s, want)
+		}
 	}
 	if _, err := ParseReduction("none"); err == nil || !strings.Contains(err.Error(), "transitive, full, recent") {
 		t.Errorf("ParseReduction(none): %v", err)
@@ -51,6 +54,23 @@ func TestValidate(t *testing.T) {
 		err := c.o.Validate()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%+v: error %v, want %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestThinkText pins the labels of the edges of a session graph's DOT
+// drawing at the bounds of each unit: seconds below 2 minutes, whole
+// minutes below 2 hours, tenths of hours below 2 days, then days.
+func TestThinkText(t *testing.T) {
+	for _, c := range []struct {
+		sec  int64
+		want string
+	}{
+		{0, "0s"}, {119, "119s"}, {120, "2m"}, {179, "2m"}, {7199, "119m"}, {7200, "2.0h"},
+		{9000, "2.5h"}, {172799, "48.0h"}, {172800, "2.0d"}, {216000, "2.5d"},
+	} {
+		if got := thinkText(c.sec); got != c.want {
+			t.Errorf("thinkText(%d) = %q, want %q", c.sec, got, c.want)
 		}
 	}
 }

@@ -15,6 +15,8 @@ func TestParseDuration(t *testing.T) {
 		{"1h30m", 5400, ""}, {"2d", 172800, ""}, {"1d12h", 129600, ""}, {"0", 0, ""},
 		{"60", 0, "has no unit"}, {"", 0, "empty"}, {"-5m", 0, "bad duration"},
 		{"1.5s", 0, "whole number"}, {"soon", 0, "bad duration"}, {"5x", 0, "90s, 20m, 1h"},
+		// The day count's bounds: 0 and 100,000 days are accepted, 100,001 is not.
+		{"0d", 0, ""}, {"0d1h", 3600, ""}, {"100000d", 8640000000, ""}, {"100001d", 0, "bad duration"},
 	} {
 		got, err := ParseDuration(tc.in)
 		if tc.err != "" {
