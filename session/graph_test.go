@@ -206,3 +206,64 @@ func TestRecentReduction(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphThinkAndPreceding works out, on two hand-made users, the
+// figures a user exports from a session graph: each node's think time
+// (the smallest over its edges), the SWF fields 17 and 18 (the preceding
+// job, the one of the nodes depended on that ended last, the first in
+// log order among equal ends, and the think time from its end), and the
+// per-user statistics. User 0 counts as a user (only negative IDs are
+// unknown users).
+func TestGraphThinkAndPreceding(t *testing.T) {
+	fig1 := []tj{{1, 0, 0, 100}, {1, 50, 0, 10}, {1, 200, 0, 10}, {1, 300, 0, 10}}
+	ties := []tj{{0, 0, 0, 100}, {0, 10, 0, 90}, {0, 100, 0, 1000}, {0, 500, 0, 10}}
+	for _, c := range []struct {
+		name        string
+		jobs        []tj
+		think       []int64 // -1: only the root
+		job, jthink []int64
+		user        UserGraph
+	}{
+		// Session 2 hangs from 0 (think 100) and 1 (140), session 3
+		// from 2 (90); job 1 ended last (at 100) of sessions 0 and 1.
+		{"Madon's Fig. 1", fig1, []int64{-1, -1, 100, 90}, []int64{-1, -1, 1, 3}, []int64{-1, -1, 100, 90},
+			UserGraph{User: 1, Nodes: 4, LongestPath: 3, MaxIn: 2, MaxOut: 1, Arity: 2}},
+		// Sessions 0 and 1 both end at 100; sessions 2 and 3 hang from
+		// both (3 also starts while 2 runs): job 1 is the first of the
+		// two equal ends.
+		{"equal ends, user 0", ties, []int64{-1, -1, 0, 400}, []int64{-1, -1, 1, 1}, []int64{-1, -1, 0, 400},
+			UserGraph{User: 0, Nodes: 4, LongestPath: 2, MaxIn: 2, MaxOut: 2, Arity: 2}},
+	} {
+		p, err := Identify(mkTrace(c.jobs...), Options{Method: Interarrival})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := SessionGraph(p, Transitive)
+		for n, want := range c.think {
+			got, ok := g.Think(n)
+			if ok != (want >= 0) || ok && got != want {
+				t.Errorf("%s: Think(%d) = %d, %v; want %d", c.name, n, got, ok, want)
+			}
+		}
+		job, think := g.Preceding()
+		if !slices.Equal(job, c.job) || !slices.Equal(think, c.jthink) {
+			t.Errorf("%s: Preceding = %v, %v; want %v, %v", c.name, job, think, c.job, c.jthink)
+		}
+		if st := g.Stats(true); len(st.Users) != 1 || st.Users[0] != c.user {
+			t.Errorf("%s: per-user stats %+v, want %+v", c.name, st.Users, c.user)
+		}
+	}
+	// Both users in one log: each user's figures are the same, whatever
+	// the position of its nodes among the others'.
+	both := append(slices.Clone(fig1), ties...)
+	p, err := Identify(mkTrace(both...), Options{Method: Interarrival})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := SessionGraph(p, Transitive).Stats(true)
+	want := map[int32]UserGraph{1: {User: 1, Nodes: 4, LongestPath: 3, MaxIn: 2, MaxOut: 1, Arity: 2},
+		0: {User: 0, Nodes: 4, LongestPath: 2, MaxIn: 2, MaxOut: 2, Arity: 2}}
+	if len(st.Users) != 2 || st.Users[0] != want[st.Users[0].User] || st.Users[1] != want[st.Users[1].User] || st.Nodes != 8 || st.Edges != 3+4 || st.RootEdges != 4 {
+		t.Errorf("two users: %+v", st)
+	}
+}
