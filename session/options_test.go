@@ -49,6 +49,9 @@ func TestParseSpec(t *testing.T) {
 		{"arrival:1h:1h", Options{}, "only last+cut"},
 		{"sessions", Options{}, "unknown session method"},
 		{"max+cut:20m:0", Options{}, "needs a cut"},
+		{"a9", Options{Interarrival, 540, 0}, ""},
+		{"interarrival:90s", Options{Interarrival, 90, 0}, ""},
+		{"a", Options{}, "unknown session method"},
 	} {
 		got, err := ParseSpec(tc.in)
 		if tc.err != "" {
@@ -62,6 +65,23 @@ func TestParseSpec(t *testing.T) {
 		}
 		if back, err := ParseSpec(got.String()); err != nil || back != got {
 			t.Errorf("round trip of %q via %q gave %+v, %v", tc.in, got.String(), back, err)
+		}
+	}
+}
+
+// TestSpecString pins the form in which options are written (in output
+// headers and provenance): Madon's aN where the threshold is whole minutes.
+func TestSpecString(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Interarrival, 3600, 0}, "a60"}, {Options{Interarrival, 0, 0}, "a0"},
+		{Options{Interarrival, 90, 0}, "interarrival:1m30s"}, {Options{Arrival, 3600, 0}, "arrival:1h"},
+		{Options{MaxCut, 1200, 3600}, "max+cut:20m:1h"}, {Options{Method(6), 60, 0}, "Method(6):1m"},
+	} {
+		if got := c.o.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.o, got, c.want)
 		}
 	}
 }
