@@ -91,6 +91,35 @@ func TestEstimatedEnds(t *testing.T) {
 	if p.EstimatedEnds != 1 || p.End[0] != 50 {
 		t.Errorf("estimated %d end %d, want 1 and 50", p.EstimatedEnds, p.End[0])
 	}
+	// A job of 0 s submitted and started at time 0 ends at 0, a recorded
+	// end, not an estimated one.
+	tr = mkTrace(tj{1, 0, 0, 0}, tj{1, 10, 0, 5})
+	if p, _ = Identify(tr, Default(Arrival)); p.EstimatedEnds != 0 || p.End[0] != 0 {
+		t.Errorf("job ending at 0: estimated %d end %d, want 0 and 0", p.EstimatedEnds, p.End[0])
+	}
+}
+
+// TestNumBatches counts the batches of a session: jobs submitted while an
+// earlier job of the user runs join its batch (Zakay's batches), so the
+// log below has a session of three batches (jobs 1-2, job 3, job 4), then,
+// more than an hour after the last arrival, a session of one batch of two
+// jobs.
+func TestNumBatches(t *testing.T) {
+	tr := mkTrace(tj{1, 0, 0, 100}, tj{1, 50, 0, 10}, tj{1, 200, 0, 10}, tj{1, 300, 0, 10},
+		tj{1, 10000, 0, 100}, tj{1, 10050, 0, 10})
+	p, err := Identify(tr, Default(Arrival))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Sessions) != 2 || p.Sessions[0].NumBatches() != 3 || p.Sessions[0].NumJobs() != 4 ||
+		p.Sessions[1].NumBatches() != 1 || p.Sessions[1].NumJobs() != 2 {
+		t.Fatalf("sessions %+v, want one of 3 batches and 4 jobs, one of 1 batch and 2 jobs", p.Sessions)
+	}
+	for b, want := range []int{2, 1, 1, 2} {
+		if got := p.Batches[b].NumJobs(); got != want {
+			t.Errorf("batch %d: %d jobs, want %d", b, got, want)
+		}
+	}
 }
 
 // TestKTHTable1 checks the counts of Zakay's thesis, ch. 2 Table 1 (spec
