@@ -1,10 +1,12 @@
 package session
 
 import (
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
 
@@ -196,4 +198,54 @@ func BenchmarkIdentifyBlue(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(tr.Jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// TestJobOrder checks that each user's jobs are taken in submit order,
+// then job number, whatever their order in the file: it decides which job
+// opens a session and the preceding-job fields. The per-user counts of
+// Stats count user 0 and not the unknown user -1; the ratios are those of
+// Zakay's Table 1 (jobs per batch, batches and jobs per session).
+func TestJobOrder(t *testing.T) {
+	mk := func(jobs ...[3]int64) *trace.Trace { // job number, submit, user
+		ts := make([]trace.Job, len(jobs))
+		for i, j := range jobs {
+			ts[i] = trace.Job{ID: j[0], Submit: j[1], Wait: 0, Runtime: 10, Procs: 1, ReqProcs: 1, ReqTime: 10,
+				User: int32(j[2]), Status: 1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
+		}
+		return trace.New(swf.Header{}, ts, trace.Options{Procs: 8})
+	}
+	for _, c := range []struct {
+		name  string
+		tr    *trace.Trace
+		order []int32 // indices into the file, user by user
+	}{
+		{"sorted", mk([3]int64{1, 0, 0}, [3]int64{2, 50, 0}, [3]int64{3, 50, 0}), []int32{0, 1, 2}},
+		{"equal submits, numbers reversed", mk([3]int64{2, 50, 0}, [3]int64{1, 50, 0}), []int32{1, 0}},
+		{"submits out of order", mk([3]int64{3, 50, 0}, [3]int64{1, 100, 0}, [3]int64{2, 50, 0}), []int32{2, 0, 1}},
+		{"two users", mk([3]int64{4, 100, 1}, [3]int64{3, 50, 0}, [3]int64{2, 70, 1}, [3]int64{1, 60, -1}),
+			[]int32{3, 1, 2, 0}},
+	} {
+		p, err := Identify(c.tr, Default(Arrival))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.Order, c.order) {
+			t.Errorf("%s: order %v, want %v", c.name, p.Order, c.order)
+		}
+		for k, i := range p.Order {
+			if p.Submit[k] != c.tr.Jobs[i].Submit {
+				t.Errorf("%s: Submit[%d] = %d, want %d", c.name, k, p.Submit[k], c.tr.Jobs[i].Submit)
+			}
+		}
+	}
+	// Users 0 and 1 count, -1 does not; 4 jobs in 3 sessions (one each for
+	// users 0 and 1 within the hour, one for the unknown user's job) and 4
+	// batches (user 1's job of 100 arrives 20 s after the end of the job
+	// of 70: a second batch).
+	p, _ := Identify(mk([3]int64{4, 100, 1}, [3]int64{3, 50, 0}, [3]int64{2, 70, 1}, [3]int64{1, 60, -1}), Default(Arrival))
+	st := p.Stats()
+	if st.Users != 2 || st.Jobs != 4 || st.Sessions != 3 || st.Batches != 4 ||
+		st.JobsPerBatch != 1 || math.Abs(st.BatchesPerSession-4.0/3) > 1e-12 || math.Abs(st.JobsPerSession-4.0/3) > 1e-12 {
+		t.Errorf("stats %+v", st)
+	}
 }
