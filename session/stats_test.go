@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"testing"
 )
 
@@ -80,4 +81,58 @@ func TestTimesBetweenJobs(t *testing.T) {
 	if st.InterArrivalAll.Max != 86401 || st.InterArrival.N != 3 {
 		t.Errorf("inter-arrival times: max %v and %d up to a day, want 86401 and 3", st.InterArrivalAll.Max, st.InterArrival.N)
 	}
+}
+
+// TestStatsByHand works out the statistics of two small logs by hand.
+//
+// Under Last (threshold 20 min), user 0: job 1 runs 0-1000; job 2 (100-110)
+// arrives before job 1 ends and joins its batch; job 3 (500) arrives 390 s
+// after the end of job 2, the previous job: a second batch, think time 390
+// (under Max it would be 500 - 1000 < 0, the same batch); job 4 arrives at
+// 100,000, a new session, 99,500 s after the previous session's last
+// arrival. User 1 has one job, a session of its own.
+//
+// Under Arrival (60 min), two users submit every 3,000 s: user 1's session
+// lasts exactly 60,000 s (1,000 minutes, not long), user 2's 60,001 s.
+func TestStatsByHand(t *testing.T) {
+	last := mkTrace(tj{0, 0, 0, 1000}, tj{0, 100, 0, 10}, tj{0, 500, 0, 10}, tj{0, 100000, 0, 10}, tj{1, 50, 0, 10})
+	p, err := Identify(last, Default(Last))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Stats()
+	check := func(what string, got, want float64) {
+		t.Helper()
+		if !(math.Abs(got-want) <= 1e-12) {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	check("users", float64(st.Users), 2)
+	check("sessions", float64(st.Sessions), 3)
+	check("batches", float64(st.Batches), 4)
+	check("single-job sessions", st.SingleJobSessions, 2.0/3)
+	check("jobs in single-job sessions", st.JobsInSingleJobSessions, 2.0/5)
+	check("single-job batches", st.SingleJobBatches, 3.0/4)
+	check("sessions per user, mean", st.SessionsPerUser.Mean, 1.5)
+	check("sessions per user, max", st.SessionsPerUser.Max, 2)
+	check("think time", st.ThinkTime.Mean, 390)
+	check("think times", float64(st.ThinkTime.N), 1)
+	check("session gap", st.SessionGap.Mean, 99500)
+	check("inter-arrivals up to a day", float64(st.InterArrival.N), 2)
+	check("inter-arrival mean, up to a day", st.InterArrival.Mean, 250)
+	check("inter-arrivals", float64(st.InterArrivalAll.N), 3)
+	check("inter-arrival max", st.InterArrivalAll.Max, 99500)
+
+	var jobs []tj
+	for k := int64(0); k <= 20; k++ {
+		jobs = append(jobs, tj{1, 3000 * k, 0, 10}, tj{2, 3000*k + k/20, 0, 10})
+	}
+	p, err = Identify(mkTrace(jobs...), Default(Arrival))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = p.Stats()
+	check("session length max", st.SessionLength.Max, 60001)
+	check("session length min", st.SessionLength.Min, 60000)
+	check("sessions over 1000 min", st.LongSessions, 0.5)
 }
