@@ -224,6 +224,9 @@ func TestJobOrder(t *testing.T) {
 		{"submits out of order", mk([3]int64{3, 50, 0}, [3]int64{1, 100, 0}, [3]int64{2, 50, 0}), []int32{2, 0, 1}},
 		{"two users", mk([3]int64{4, 100, 1}, [3]int64{3, 50, 0}, [3]int64{2, 70, 1}, [3]int64{1, 60, -1}),
 			[]int32{3, 1, 2, 0}},
+		// User numbers far above the number of jobs are looked up in a
+		// map rather than a table: the same grouping.
+		{"large user numbers", mk([3]int64{1, 0, 1000000}, [3]int64{2, 10, 5}, [3]int64{3, 20, 1000000}), []int32{1, 0, 2}},
 	} {
 		p, err := Identify(c.tr, Default(Arrival))
 		if err != nil {
