@@ -92,7 +92,7 @@ func TestCleanOversize(t *testing.T) {
 	if !errors.As(err, &oe) || oe.Job != 6 || oe.Uses != 16 || oe.Procs != 8 || oe.Count != 1 {
 		t.Fatalf("error = %v, want job 6 using 16 of 8", err)
 	}
-	if !strings.Contains(err.Error(), "job 6 uses 16 processors but the machine has 8") {
+	if !strings.HasSuffix(err.Error(), "job 6 uses 16 processors but the machine has 8") {
 		t.Errorf("message %q", err)
 	}
 
@@ -253,6 +253,51 @@ func TestWindowStartMovesTimeZero(t *testing.T) {
 		}
 		if got := oc.Time(j.Submit); !got.Equal(orig[j.ID]) || got.Location().String() != orig[j.ID].Location().String() {
 			t.Fatalf("job %d submitted %v, was %v", j.ID, got, orig[j.ID])
+		}
+	}
+}
+
+// TestCleanBoundaries checks the rules at their edges on a hand-made log:
+// a job of 0 processors is invalid (as one of -1), user 0 is a known user, a window
+// without an end keeps every job from its start on (a job submitted at the
+// start included), and the oversize error counts every job larger than
+// the machine.
+func TestCleanBoundaries(t *testing.T) {
+	mk := func(procs int32, user int32, submit int64) trace.Job {
+		return trace.Job{ID: submit + 1, Submit: submit, Wait: 0, Runtime: 10, Procs: procs, ReqProcs: procs, ReqTime: 10,
+			User: user, Status: 1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
+	}
+	var h swf.Header
+	h.Set("MaxProcs", "8")
+	tr := trace.New(h, []trace.Job{mk(0, 1, 0), mk(1, 0, 10), mk(1, -1, 20), mk(9, 2, 30), mk(16, 2, 40), mk(2, 3, 50)}, trace.Options{})
+	for _, tc := range []struct {
+		name string
+		opt  clean.Options
+		want []int64
+	}{
+		{"0 processors invalid", clean.Options{Oversize: clean.OversizeKeep}, []int64{11, 21, 31, 41, 51}},
+		{"user 0 known", clean.Options{Oversize: clean.OversizeKeep, DropUnknownUser: true}, []int64{11, 31, 41, 51}},
+		{"window from 30, no end", clean.Options{Oversize: clean.OversizeKeep, From: 30}, []int64{31, 41, 51}},
+		{"oversize dropped", clean.Options{Oversize: clean.OversizeDrop}, []int64{11, 21, 51}},
+	} {
+		out, _, err := clean.Clean(tr, tc.opt)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := ids(out); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: kept %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	_, _, err := clean.Clean(tr, clean.Options{})
+	var oe *clean.OversizeJobError
+	if !errors.As(err, &oe) || oe.Count != 2 || oe.Job != 31 ||
+		!strings.HasSuffix(err.Error(), "job 31 uses 9 processors but the machine has 8 (and 1 more jobs are larger than the machine)") {
+		t.Errorf("two oversize jobs: %v", err)
+	}
+	for o, want := range map[clean.Oversize]string{clean.OversizeError: "error", clean.OversizeKeep: "keep", 4: "Oversize(4)", -1: "Oversize(-1)"} {
+		if got := o.String(); got != want {
+			t.Errorf("Oversize(%d).String() = %q, want %q", int(o), got, want)
 		}
 	}
 }

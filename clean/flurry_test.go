@@ -101,6 +101,34 @@ func TestDetectFlurriesSynthetic(t *testing.T) {
 			t.Errorf("week start %s, want 1970-03-16", f.WeekStart)
 		}
 	}
+	// Cleaning removes the flurry's jobs and reports how many.
+	out, rep, err := clean.Clean(tr, clean.Options{Flurries: clean.FlurryOptions{Weekly: true}, Oversize: clean.OversizeKeep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := -1
+	for _, r := range rep.Removed {
+		if r.Reason == "flurry" {
+			removed = r.Jobs
+		}
+	}
+	if removed != n || out.Len() != tr.Len()-n || rep.Output != tr.Len()-n {
+		t.Errorf("cleaning: %d flurry jobs removed, %d of %d kept; want %d removed", removed, out.Len(), tr.Len(), n)
+	}
+	// The detector sees only the jobs the other rules keep: when the
+	// burst's jobs are partial-execution records, removed by the first
+	// rule, there is no flurry left to find.
+	partial := tr.Clone()
+	for i := range partial.Jobs {
+		if j := &partial.Jobs[i]; j.User == 9 && j.ID >= first && j.ID <= last {
+			j.Status = 2
+		}
+	}
+	if _, rep, err := clean.Clean(partial, clean.Options{Flurries: clean.FlurryOptions{Weekly: true}, Oversize: clean.OversizeKeep}); err != nil {
+		t.Error(err)
+	} else if len(rep.Flurries) != 0 {
+		t.Errorf("burst of partial records: flurries %+v, want none", rep.Flurries)
+	}
 	fl := clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true, Median: true})
 	if len(fl) != 1 || fl[0].Method != "weekly+median" {
 		t.Errorf("both detectors: %+v, want one flurry found by both", fl)
