@@ -301,3 +301,60 @@ func TestCleanBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanNotesText pins the header notes that say what a cleaning
+// removed, for the user lists, the three kinds of window and clamping,
+// and that a cleaning without a window end leaves EndTime alone.
+func TestCleanNotesText(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		opt       clean.Options
+		want, not []string
+	}{
+		{"users", clean.Options{KeepUsers: []int{4, 5}, DropUsers: []int{5}, Oversize: clean.OversizeKeep},
+			[]string{"jobs of users other than 4,5; jobs of users 5 (6 jobs removed)"}, []string{"clamped"}},
+		{"keep users", clean.Options{KeepUsers: []int{4}, Oversize: clean.OversizeKeep},
+			[]string{";         jobs of users other than 4 (6 jobs removed)\n"}, nil},
+		{"drop users", clean.Options{DropUsers: []int{4}, Oversize: clean.OversizeKeep},
+			[]string{";         jobs of users 4 (2 jobs removed)\n"}, nil},
+		{"window", clean.Options{From: 50, To: 100, Oversize: clean.OversizeKeep},
+			[]string{"jobs submitted before 50 or at or after 100 (4 jobs removed)"}, nil},
+		{"window end", clean.Options{To: 100, Oversize: clean.OversizeKeep},
+			[]string{";         jobs submitted at or after 100 (2 jobs removed)\n"}, nil},
+		{"window start", clean.Options{From: 50, Oversize: clean.OversizeKeep},
+			[]string{";         jobs submitted before 50 (2 jobs removed)\n"}, nil},
+		{"clamped", clean.Options{Oversize: clean.OversizeClamp},
+			[]string{"Jobs larger than the machine were clamped to 8 processors (1 jobs)"}, nil},
+	} {
+		out, _, err := clean.Clean(loadSmall(t), tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if err := out.WriteSWF(&sb); err != nil {
+			t.Fatal(err)
+		}
+		text := sb.String()
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: header lacks %q:\n%s", tc.name, w, text)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(text, w) {
+				t.Errorf("%s: header has %q:\n%s", tc.name, w, text)
+			}
+		}
+	}
+	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := clean.Clean(tr, clean.Options{Oversize: clean.OversizeKeep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := out.Header.Get("EndTime"); got != "Fri Aug 29 10:55:01 CEST 1997" {
+		t.Errorf("no window: EndTime = %q, want the log's", got)
+	}
+}
