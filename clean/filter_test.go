@@ -61,6 +61,9 @@ func TestFilterErrors(t *testing.T) {
 		{"user=3)", `found ")"`},
 		{"user!3", "expected a comparison operator"},
 		{"user=3 & job<5", `found "&"`},
+		// A misspelt name is quoted whole, whatever its letters and digits.
+		{"fizz9=1", `found "fizz9"`},
+		{"JOBZ0=1", `found "JOBZ0"`},
 	}
 	for _, tt := range tests {
 		_, err := clean.ParseFilter(tt.expr)
