@@ -330,3 +330,22 @@ func TestArchiveFilters(t *testing.T) {
 	}
 	t.Logf("%d archive filters parsed", total)
 }
+
+// TestFlurryOptionsString pins how the detectors and their thresholds are
+// written in a cleaned log's parameters, with the defaults filled in.
+func TestFlurryOptionsString(t *testing.T) {
+	for _, c := range []struct {
+		o    clean.FlurryOptions
+		want string
+	}{
+		{clean.FlurryOptions{}, "none"},
+		{clean.FlurryOptions{Median: true}, "median(factor=10, min=500), gap=86400s"},
+		{clean.FlurryOptions{Weekly: true, Gap: -1}, "weekly(factor=3, min=500), gap=none"},
+		{clean.FlurryOptions{Weekly: true, Cascade: true, Median: true, Factor: 4, MinJobs: 100, MedianFactor: 20, MedianMinJobs: 50, Gap: 3600},
+			"weekly(factor=4, min=100, cascade) + median(factor=20, min=50), gap=3600s"},
+	} {
+		if got := c.o.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.o, got, c.want)
+		}
+	}
+}
