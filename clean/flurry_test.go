@@ -349,3 +349,30 @@ func TestFlurryOptionsString(t *testing.T) {
 		}
 	}
 }
+
+// TestFlurryOverTwoWeeks flags a burst of user 0 (a user like any other)
+// that fills two whole weeks (one every 806 s: 751 jobs in the first, 749
+// in the second) against five users of 50
+// jobs a week: one flurry of weeks 10 and 11 holding the 1,500 burst jobs,
+// with or without the extension over short gaps.
+func TestFlurryOverTwoWeeks(t *testing.T) {
+	var b builder
+	for u := int32(1); u <= 5; u++ {
+		b.regular(u, 50, 0, 20)
+	}
+	b.regular(0, 20, 0, 10)
+	b.regular(0, 20, 13, 20)
+	b.burst(0, 1500, 10*week, 806) // the last at 12 weeks - 806 s
+	tr := b.trace()
+	first, last, n := flurryJobs(tr, 0, 10*week, 12*week)
+	if n != 1500 {
+		t.Fatalf("the fixture has %d burst jobs", n)
+	}
+	for _, opt := range []clean.FlurryOptions{{Weekly: true}, {Weekly: true, Gap: -1}, {Median: true, Gap: -1}} {
+		fl := clean.DetectFlurries(tr, opt)
+		if len(fl) != 1 || fl[0].User != 0 || fl[0].FirstWeek != 10 || fl[0].LastWeek != 11 ||
+			fl[0].FirstJob != first || fl[0].LastJob != last || fl[0].Jobs != 1500 || fl[0].PeakWeekJobs != 751 {
+			t.Errorf("%+v: flurries %+v, want one of user 0, weeks 10-11, jobs %d-%d", opt, fl, first, last)
+		}
+	}
+}
