@@ -376,3 +376,36 @@ func TestFlurryOverTwoWeeks(t *testing.T) {
 		}
 	}
 }
+
+// TestFlurryThresholds checks the detectors' thresholds at equality: the
+// weekly detector flags a week of at least Factor (3) times the baseline
+// (the largest weekly count of the other users) and at least MinJobs
+// (500) jobs; the median detector a week of more than MedianFactor (10)
+// times the user's median week and more than MedianMinJobs (500) jobs.
+func TestFlurryThresholds(t *testing.T) {
+	weekly := clean.FlurryOptions{Weekly: true}
+	med := clean.FlurryOptions{Median: true}
+	for _, c := range []struct {
+		name  string
+		build func(b *builder)
+		opt   clean.FlurryOptions
+		want  int
+	}{
+		{"3 x 500 = 1500", func(b *builder) { b.burst(1, 1500, 5*week, 60); b.burst(2, 500, 5*week, 60) }, weekly, 1},
+		{"1499 < 3 x 500", func(b *builder) { b.burst(1, 1499, 5*week, 60); b.burst(2, 500, 5*week, 60) }, weekly, 0},
+		{"500 jobs, 5 x the baseline", func(b *builder) { b.burst(1, 500, 5*week, 60); b.burst(2, 100, 5*week, 60) }, weekly, 1},
+		{"499 jobs", func(b *builder) { b.burst(1, 499, 5*week, 60); b.burst(2, 100, 5*week, 60) }, weekly, 0},
+		// 20 weeks of 50 jobs: the median week holds 50.
+		{"500 = 10 x 50", func(b *builder) { b.regular(1, 50, 0, 20); b.burst(1, 450, 10*week+3*86400, 60) }, med, 0},
+		{"501 > 10 x 50", func(b *builder) { b.regular(1, 50, 0, 20); b.burst(1, 451, 10*week+3*86400, 60) }, med, 1},
+		// Median 40: 500 > 400 but not more than 500 jobs.
+		{"500 jobs, median 40", func(b *builder) { b.regular(1, 40, 0, 20); b.burst(1, 460, 10*week+3*86400, 60) }, med, 0},
+		{"501 jobs, median 40", func(b *builder) { b.regular(1, 40, 0, 20); b.burst(1, 461, 10*week+3*86400, 60) }, med, 1},
+	} {
+		var b builder
+		c.build(&b)
+		if fl := clean.DetectFlurries(b.trace(), c.opt); len(fl) != c.want || c.want == 1 && fl[0].User != 1 {
+			t.Errorf("%s: flurries %+v, want %d of user 1", c.name, fl, c.want)
+		}
+	}
+}
