@@ -395,9 +395,9 @@ func TestFlurryThresholds(t *testing.T) {
 		{"1499 < 3 x 500", func(b *builder) { b.burst(1, 1499, 5*week, 60); b.burst(2, 500, 5*week, 60) }, weekly, 0},
 		{"500 jobs, 5 x the baseline", func(b *builder) { b.burst(1, 500, 5*week, 60); b.burst(2, 100, 5*week, 60) }, weekly, 1},
 		{"499 jobs", func(b *builder) { b.burst(1, 499, 5*week, 60); b.burst(2, 100, 5*week, 60) }, weekly, 0},
-		// 20 weeks of 50 jobs: the median week holds 50.
-		{"500 = 10 x 50", func(b *builder) { b.regular(1, 50, 0, 20); b.burst(1, 450, 10*week+3*86400, 60) }, med, 0},
-		{"501 > 10 x 50", func(b *builder) { b.regular(1, 50, 0, 20); b.burst(1, 451, 10*week+3*86400, 60) }, med, 1},
+		// 20 weeks of 60 jobs: the median week holds 60.
+		{"600 = 10 x 60", func(b *builder) { b.regular(1, 60, 0, 20); b.burst(1, 540, 10*week+3*86400, 60) }, med, 0},
+		{"601 > 10 x 60", func(b *builder) { b.regular(1, 60, 0, 20); b.burst(1, 541, 10*week+3*86400, 60) }, med, 1},
 		// Median 40: 500 > 400 but not more than 500 jobs.
 		{"500 jobs, median 40", func(b *builder) { b.regular(1, 40, 0, 20); b.burst(1, 460, 10*week+3*86400, 60) }, med, 0},
 		{"501 jobs, median 40", func(b *builder) { b.regular(1, 40, 0, 20); b.burst(1, 461, 10*week+3*86400, 60) }, med, 1},
