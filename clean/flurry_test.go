@@ -409,3 +409,22 @@ func TestFlurryThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestFlurryWeekStartMidweekLog dates a flurry in a log that starts on a
+// Thursday (1970-01-01 00:00 UTC): weeks run from Monday, so week 0 began
+// on Monday 1969-12-29, and a burst on Monday 1970-03-16 (74 days after
+// the start) falls in week 11, which starts that day.
+func TestFlurryWeekStartMidweekLog(t *testing.T) {
+	var b builder
+	for u := int32(1); u <= 5; u++ {
+		b.regular(u, 50, 0, 20)
+	}
+	b.burst(9, 2000, 74*86400, 60)
+	tr := b.trace()
+	h := tr.Header.Clone()
+	h.Set("UnixStartTime", "0")
+	fl := clean.DetectFlurries(trace.New(h, tr.Jobs, trace.Options{}), clean.FlurryOptions{Weekly: true})
+	if len(fl) != 1 || fl[0].User != 9 || fl[0].FirstWeek != 11 || fl[0].WeekStart != "1970-03-16" {
+		t.Errorf("flurries %+v, want one of user 9 in week 11, starting 1970-03-16", fl)
+	}
+}
