@@ -401,6 +401,14 @@ func TestFlurryThresholds(t *testing.T) {
 		// Median 40: 500 > 400 but not more than 500 jobs.
 		{"500 jobs, median 40", func(b *builder) { b.regular(1, 40, 0, 20); b.burst(1, 460, 10*week+3*86400, 60) }, med, 0},
 		{"501 jobs, median 40", func(b *builder) { b.regular(1, 40, 0, 20); b.burst(1, 461, 10*week+3*86400, 60) }, med, 1},
+		// 10 weeks of 40 jobs and 10 of 80 (one of them with 521 more): an
+		// even number of weeks, whose median is the mean of the middle two,
+		// 60; 601 > 600.
+		{"median of an even count", func(b *builder) {
+			b.regular(1, 40, 0, 10)
+			b.regular(1, 80, 10, 20)
+			b.burst(1, 521, 15*week+3*86400, 60)
+		}, med, 1},
 	} {
 		var b builder
 		c.build(&b)
