@@ -436,3 +436,33 @@ func TestFlurryWeekStartMidweekLog(t *testing.T) {
 		t.Errorf("flurries %+v, want one of user 9 in week 11, starting 1970-03-16", fl)
 	}
 }
+
+// TestFlurryGapAtEquality extends a flurry over jobs less than Gap apart
+// and not over jobs exactly Gap apart. A burst of 2,000 jobs a minute
+// apart (33 h) has one more job Gap (or Gap - 1 s) before its first and
+// after its last; the burst starts 10 minutes into week 10 (the job before
+// it falls in week 9) or ends 10 minutes before week 11 (the job after it
+// falls in week 11). The job inside the burst's week is in the flagged
+// week anyway.
+func TestFlurryGapAtEquality(t *testing.T) {
+	const gap = 3600
+	for _, c := range []struct {
+		start, apart int64
+		want         int
+	}{
+		{10*week + 600, gap, 2001}, {10*week + 600, gap - 1, 2002},
+		{11*week - 600 - 1999*60, gap, 2001}, {11*week - 600 - 1999*60, gap - 1, 2002},
+	} {
+		var b builder
+		for u := int32(1); u <= 5; u++ {
+			b.regular(u, 50, 0, 20)
+		}
+		b.burst(9, 2000, c.start, 60)
+		b.add(9, c.start-c.apart)
+		b.add(9, c.start+1999*60+c.apart)
+		fl := clean.DetectFlurries(b.trace(), clean.FlurryOptions{Weekly: true, Gap: gap})
+		if len(fl) != 1 || fl[0].Jobs != c.want {
+			t.Errorf("burst at %d, jobs %d s apart: flurries %+v, want one of %d jobs", c.start, c.apart, fl, c.want)
+		}
+	}
+}
