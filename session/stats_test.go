@@ -123,6 +123,17 @@ func TestStatsByHand(t *testing.T) {
 	check("inter-arrivals", float64(st.InterArrivalAll.N), 3)
 	check("inter-arrival max", st.InterArrivalAll.Max, 99500)
 
+	// Under Max the think time runs from the latest end of the session's
+	// earlier jobs: job 3 at 1100 follows job 1's end (1000) by 100 s,
+	// job 2's (110) by 990.
+	p, err = Identify(mkTrace(tj{0, 0, 0, 1000}, tj{0, 100, 0, 10}, tj{0, 1100, 0, 10}), Default(Max))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = p.Stats()
+	check("think times under Max", float64(st.ThinkTime.N), 1)
+	check("think time under Max", st.ThinkTime.Mean, 100)
+
 	var jobs []tj
 	for k := int64(0); k <= 20; k++ {
 		jobs = append(jobs, tj{1, 3000 * k, 0, 10}, tj{2, 3000*k + k/20, 0, 10})
