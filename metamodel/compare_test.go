@@ -14,7 +14,9 @@ import (
 // over the pairs where both are positive (the mean of the middle two for an
 // even count).
 func TestAgreeByHand(t *testing.T) {
-	c := func(v string, p, m float64) Comparison { return Comparison{Model: JDCm, Variable: v, Predicted: p, Measured: m} }
+	c := func(v string, p, m float64) Comparison {
+		return Comparison{Model: JDCm, Variable: v, Predicted: p, Measured: m}
+	}
 	nan := math.NaN()
 	for _, tc := range []struct {
 		name   string
