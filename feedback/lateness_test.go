@@ -106,6 +106,11 @@ func TestActivityByHand(t *testing.T) {
 	if want := 604800.0 / 8000; math.Abs(a.Throughput-want) > 1e-9 {
 		t.Errorf("median throughput %v, want %v", a.Throughput, want)
 	}
+	// Nothing submitted: no session, mean lengths 0.
+	none := []sim.Time{-1, -1, -1, -1, -1, -1, -1}
+	if a := ActivityOf(p, none, none); a.Sessions != 0 || a.SessionLength != 0 || a.RecordedSessionLength != 0 {
+		t.Errorf("nothing submitted: %d sessions of mean length %v (recorded %v), want 0, 0, 0", a.Sessions, a.SessionLength, a.RecordedSessionLength)
+	}
 }
 
 // TestWeeklyCycleLaterStart: the number of weeks is the span from the
