@@ -53,7 +53,7 @@ func TestSurvivalByHand(t *testing.T) {
 		{"GPD at μ", GeneralizedPareto{Mu: 1, Sigma: 2, Xi: 0.5}.Survival(1), 1},
 		{"GPD below μ", GeneralizedPareto{Mu: 1, Sigma: 2, Xi: 0.5}.Survival(0), 1},
 	} {
-		if math.Abs(c.got-c.want) > 1e-12 {
+		if !(math.Abs(c.got-c.want) <= 1e-12) {
 			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
 		}
 	}

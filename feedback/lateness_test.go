@@ -34,7 +34,7 @@ func TestLatenessByHand(t *testing.T) {
 		{"none", []sim.Time{-1, -1, -1, -1, -1, -1}, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 	} {
 		l := LatenessOf(tr, c.sub)
-		if l.Jobs != c.jobs || l.Mean != c.mean || math.Abs(l.Relative-c.rel) > 1e-12 || l.Additional != c.add ||
+		if l.Jobs != c.jobs || l.Mean != c.mean || !(math.Abs(l.Relative-c.rel) <= 1e-12) || l.Additional != c.add ||
 			l.Min != c.min || l.Median != c.med || l.Max != c.max {
 			t.Errorf("%s: %+v", c.name, l)
 		}
@@ -103,7 +103,7 @@ func TestActivityByHand(t *testing.T) {
 	// 0.99992 jobs per week) moves the median to user 2's 604800/8000.
 	end[6] = 20000 + 604850
 	a = ActivityOf(p, sub, end)
-	if want := 604800.0 / 8000; math.Abs(a.Throughput-want) > 1e-9 {
+	if want := 604800.0 / 8000; !(math.Abs(a.Throughput-want) <= 1e-9) {
 		t.Errorf("median throughput %v, want %v", a.Throughput, want)
 	}
 	// Nothing submitted: no session, mean lengths 0.
@@ -119,7 +119,7 @@ func TestActivityByHand(t *testing.T) {
 func TestWeeklyCycleLaterStart(t *testing.T) {
 	clk := &trace.Clock{Start: time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), Loc: time.UTC}
 	cy := WeeklyCycle(clk, []sim.Time{week + 3600, 4*week + 3600})
-	if math.Abs(cy[1]-2.0/3) > 1e-12 {
+	if !(math.Abs(cy[1]-2.0/3) <= 1e-12) {
 		t.Errorf("hour 1: %v per week, want 2/3", cy[1])
 	}
 }
@@ -143,10 +143,10 @@ func TestCycleDistance(t *testing.T) {
 		{"an empty cycle", a, zero, 0},
 		{"both empty", zero, zero, 0},
 	} {
-		if got := tc.x.Distance(tc.y); math.Abs(got-tc.want) > 1e-12 {
+		if got := tc.x.Distance(tc.y); !(math.Abs(got-tc.want) <= 1e-12) {
 			t.Errorf("%s: distance %v, want %v", tc.name, got, tc.want)
 		}
-		if got := tc.y.Distance(tc.x); math.Abs(got-tc.want) > 1e-12 {
+		if got := tc.y.Distance(tc.x); !(math.Abs(got-tc.want) <= 1e-12) {
 			t.Errorf("%s, reversed: distance %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -158,7 +158,7 @@ func TestCycleDistance(t *testing.T) {
 func TestDayShare(t *testing.T) {
 	var c Cycle
 	c[8], c[17], c[18], c[7], c[4*24+10], c[5*24+10] = 1, 2, 4, 8, 16, 32
-	if got := c.DayShare(); math.Abs(got-19.0/63) > 1e-12 {
+	if got := c.DayShare(); !(math.Abs(got-19.0/63) <= 1e-12) {
 		t.Errorf("day share %v, want 19/63", got)
 	}
 	if got := (Cycle{}).DayShare(); got != 0 {

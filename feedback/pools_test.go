@@ -157,7 +157,7 @@ func TestDistributionArrival(t *testing.T) {
 				t.Fatalf("%s: delay %d, want %d or %d", c.name, got, c.cont, c.brk)
 			}
 		}
-		if share, tol := float64(conts)/n, 4*math.Sqrt(c.p*(1-c.p)/n); math.Abs(share-c.p) > tol {
+		if share, tol := float64(conts)/n, 4*math.Sqrt(c.p*(1-c.p)/n); !(math.Abs(share-c.p) <= tol) {
 			t.Errorf("%s: continued %.3f of the time, want %.1f ± %.3f", c.name, share, c.p, tol)
 		}
 	}

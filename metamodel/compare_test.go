@@ -88,7 +88,7 @@ func TestCompare(t *testing.T) {
 	for i, w := range want {
 		g := got[i]
 		if g.Log != "L" || g.Model != w.model || g.Variable != w.variable || g.Measured != m[w.variable] ||
-			math.Abs(g.Predicted-w.predicted) > 0.002*math.Abs(w.predicted)+0.05 {
+			!(math.Abs(g.Predicted-w.predicted) <= 0.002*math.Abs(w.predicted)+0.05) {
 			t.Errorf("row %d: %+v, want %s %s predicted %g measured %g", i, g, w.model, w.variable, w.predicted, m[w.variable])
 		}
 	}
@@ -146,7 +146,7 @@ func TestDomainEdges(t *testing.T) {
 		}
 	}
 	p, err := FromMachine(1)
-	if err != nil || p.Cm != 361860 || math.Abs(p.JD-(0.3694-1.3102)) > 1e-12 || math.Abs(p.CL-1.1356) > 1e-12 {
+	if err != nil || p.Cm != 361860 || !(math.Abs(p.JD-(0.3694-1.3102)) <= 1e-12) || !(math.Abs(p.CL-1.1356) <= 1e-12) {
 		t.Errorf("FromMachine(1) = %+v, %v", p, err)
 	}
 	_, err = FromMachine(400000)
