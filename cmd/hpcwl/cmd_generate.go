@@ -228,15 +228,8 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 			return err
 		}
 		if len(run) > 0 {
-			var over int
-			var used int64
-			est, over, used, err = estimate.Model(run, maxEst, rand.New(rand.NewPCG(opts.seed, 0x747366723035)))
-			if err != nil {
+			if est, estNote, err = tsafrirEstimates(run, maxEst, opts.seed, stderr); err != nil {
 				return err
-			}
-			estNote = fmt.Sprintf("Estimates: requested times from the model of Tsafrir, Etsion & Feitelson (JSSPP 2005), maximum %d s; %d jobs run longer than their estimate", used, over)
-			if over > 0 {
-				fmt.Fprintf(stderr, "warning: %d jobs run longer than the requested time the model gave them (raise --max-estimate)\n", over)
 			}
 		}
 	}
@@ -355,4 +348,20 @@ func estimateFlags(estimates, maxEstimate string) (int64, error) {
 		return 0, usagef("--max-estimate %s: the model needs at least 1h", maxEstimate)
 	}
 	return int64(d), nil
+}
+
+// tsafrirEstimates gives the jobs of the given runtimes requested times from
+// the model of Tsafrir, Etsion and Feitelson, from a random stream of their
+// own (so that the jobs drawn for a seed do not change), and returns them
+// with the header note that records them; it warns on stderr when jobs run
+// longer than their estimate.
+func tsafrirEstimates(run []int64, maxEst int64, seed uint64, stderr io.Writer) ([]int64, string, error) {
+	est, over, used, err := estimate.Model(run, maxEst, rand.New(rand.NewPCG(seed, 0x747366723035)))
+	if err != nil {
+		return nil, "", err
+	}
+	if over > 0 {
+		fmt.Fprintf(stderr, "warning: %d jobs run longer than the requested time the model gave them (raise --max-estimate)\n", over)
+	}
+	return est, fmt.Sprintf("Estimates: requested times from the model of Tsafrir, Etsion & Feitelson (JSSPP 2005), maximum %d s; %d jobs run longer than their estimate", used, over), nil
 }
