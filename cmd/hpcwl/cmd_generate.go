@@ -296,15 +296,7 @@ func runGenerateLublin(opts generateLublinOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if out.header == nil {
-		if err := out.setHeader(header(n)); err != nil {
-			return err
-		}
-	}
-	if err := out.finish(""); err != nil {
-		if errors.Is(err, errNoJobs) {
-			return fmt.Errorf("%w (no job arrives within --duration %s)", err, opts.duration)
-		}
+	if err := finishGenerated(out, header(n), opts.duration); err != nil {
 		return err
 	}
 	if opts.out != "-" {
@@ -364,4 +356,23 @@ func tsafrirEstimates(run []int64, maxEst int64, seed uint64, stderr io.Writer) 
 		fmt.Fprintf(stderr, "warning: %d jobs run longer than the requested time the model gave them (raise --max-estimate)\n", over)
 	}
 	return est, fmt.Sprintf("Estimates: requested times from the model of Tsafrir, Etsion & Feitelson (JSSPP 2005), maximum %d s; %d jobs run longer than their estimate", used, over), nil
+}
+
+// finishGenerated completes a generated workload written as it was drawn:
+// the header h, if no job has set it yet (the header is known only at the
+// end when the run is bounded by --duration), then the output; a run in
+// which no job arrived within the duration says so.
+func finishGenerated(out *traceOutput, h swf.Header, duration string) error {
+	if out.header == nil {
+		if err := out.setHeader(h); err != nil {
+			return err
+		}
+	}
+	if err := out.finish(""); err != nil {
+		if errors.Is(err, errNoJobs) {
+			return fmt.Errorf("%w (no job arrives within --duration %s)", err, duration)
+		}
+		return err
+	}
+	return nil
 }

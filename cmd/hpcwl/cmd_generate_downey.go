@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -139,15 +138,7 @@ func runGenerateDowney(opts generateDowneyOptions, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	if out.header == nil {
-		if err := out.setHeader(header(n)); err != nil {
-			return err
-		}
-	}
-	if err := out.finish(""); err != nil {
-		if errors.Is(err, errNoJobs) {
-			return fmt.Errorf("%w (no job arrives within --duration %s)", err, opts.duration)
-		}
+	if err := finishGenerated(out, header(n), opts.duration); err != nil {
 		return err
 	}
 	if opts.out != "-" {
