@@ -1,0 +1,102 @@
+package sim
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/hpcwl/hpcwl/swf"
+	"github.com/hpcwl/hpcwl/trace"
+)
+
+// TestProcsZero: an allocated count of 0 is unknown, so the requested
+// count stands in; with neither the job is dropped.
+func TestProcsZero(t *testing.T) {
+	tr := prepTrace(t, `1 10 -1 100 0 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1
+2 20 -1 100 0 -1 -1 0 200 -1 1 1 1 1 1 1 -1 -1
+3 30 -1 100 -1 -1 -1 3 200 -1 1 1 1 1 1 1 -1 -1
+`)
+	w, err := Prepare(tr, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Jobs) != 2 || w.Jobs[0].Procs != 2 || w.Jobs[1].Procs != 3 || w.Dropped != 1 {
+		t.Errorf("jobs %+v, %d dropped; want processors 2 and 3, 1 dropped", w.Jobs, w.Dropped)
+	}
+}
+
+// TestPrepareUnknownMachine: a trace without a machine size needs one
+// given, unless it has no job at all.
+func TestPrepareUnknownMachine(t *testing.T) {
+	read := func(text string) *trace.Trace {
+		tr, err := trace.Read(swf.NewReader(strings.NewReader(text)), trace.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	w, err := Prepare(read("; Version: 2.2\n"), PrepareOptions{})
+	if err != nil || len(w.Jobs) != 0 {
+		t.Errorf("empty trace: %v, %v", w, err)
+	}
+	_, err = Prepare(read("1 10 -1 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"), PrepareOptions{})
+	if !errors.Is(err, trace.ErrNoMachineSize) {
+		t.Errorf("a job on a machine of unknown size: %v, want %v", err, trace.ErrNoMachineSize)
+	}
+	w, err = Prepare(read("1 10 -1 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"), PrepareOptions{Machine: Machine{Procs: 4}})
+	if err != nil || len(w.Jobs) != 1 || w.Procs != 4 {
+		t.Errorf("machine size given: %+v, %v", w, err)
+	}
+}
+
+// TestPrepareCounts: what Prepare leaves out, shrinks and fills is
+// counted. On 8 processors: job 1 fits and runs exactly its requested time, jobs 2 and 3 are wider than the
+// machine, job 4 runs beyond its requested time, job 5 has no runtime.
+func TestPrepareCounts(t *testing.T) {
+	tr := prepTrace(t, `1 10 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
+2 20 -1 100 9 -1 -1 9 200 -1 1 1 1 1 1 1 -1 -1
+3 30 -1 100 16 -1 -1 16 200 -1 1 1 1 1 1 1 -1 -1
+4 40 -1 300 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1
+5 50 -1 -1 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1
+`)
+	for _, c := range []struct {
+		name                                   string
+		opt                                    PrepareOptions
+		jobs, dropped, oversize, clamped, over int
+	}{
+		{"drop", PrepareOptions{Oversize: OversizeDrop}, 2, 1, 2, 0, 1},
+		{"clamp", PrepareOptions{Oversize: OversizeClamp}, 4, 1, 0, 2, 1},
+	} {
+		w, err := Prepare(tr, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.Jobs) != c.jobs || w.Dropped != c.dropped || w.DroppedOversize != c.oversize || w.Clamped != c.clamped || w.Overruns != c.over {
+			t.Errorf("%s: %d jobs, %d dropped, %d oversize, %d clamped, %d overruns; want %d, %d, %d, %d, %d", c.name,
+				len(w.Jobs), w.Dropped, w.DroppedOversize, w.Clamped, w.Overruns, c.jobs, c.dropped, c.oversize, c.clamped, c.over)
+		}
+	}
+}
+
+// TestProcsFactor: the machine size times the factor, rounded, at least 1.
+func TestProcsFactor(t *testing.T) {
+	tr := prepTrace(t, "1 10 -1 100 1 -1 -1 1 200 -1 1 1 1 1 1 1 -1 -1\n")
+	for _, c := range []struct {
+		f    float64
+		want int
+	}{{0.5, 4}, {0.3, 2}, {0.01, 1}, {1.5, 12}} {
+		w, err := Prepare(tr, PrepareOptions{Machine: Machine{ProcsFactor: c.f}})
+		if err != nil || w.Procs != c.want {
+			t.Errorf("factor %v on 8 processors: %v, %v; want %d", c.f, w, err, c.want)
+		}
+	}
+}
+
+// TestTimeRangeCountsSubmit: a submit time near the simulator's time range
+// is refused with the runtimes added.
+func TestTimeRangeCountsSubmit(t *testing.T) {
+	tr := prepTrace(t, "1 4611686018427387850 -1 100 1 -1 -1 1 2000 -1 1 1 1 1 1 1 -1 -1\n")
+	if _, err := Prepare(tr, PrepareOptions{}); err == nil || !strings.Contains(err.Error(), "time range") {
+		t.Errorf("submit 2^62 - 54 with a requested time of 2,000 s: %v, want the time range exceeded", err)
+	}
+}
