@@ -53,7 +53,7 @@ func TestPrepareUnknownMachine(t *testing.T) {
 // counted. On 8 processors: job 1 fits and runs exactly its requested time, jobs 2 and 3 are wider than the
 // machine, job 4 runs beyond its requested time, job 5 has no runtime.
 func TestPrepareCounts(t *testing.T) {
-	tr := prepTrace(t, `1 10 -1 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
+	tr := prepTrace(t, `1 10 -1 200 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1
 2 20 -1 100 9 -1 -1 9 200 -1 1 1 1 1 1 1 -1 -1
 3 30 -1 100 16 -1 -1 16 200 -1 1 1 1 1 1 1 -1 -1
 4 40 -1 300 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1
