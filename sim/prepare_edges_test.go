@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,5 +99,28 @@ func TestTimeRangeCountsSubmit(t *testing.T) {
 	tr := prepTrace(t, "1 4611686018427387850 -1 100 1 -1 -1 1 2000 -1 1 1 1 1 1 1 -1 -1\n")
 	if _, err := Prepare(tr, PrepareOptions{}); err == nil || !strings.Contains(err.Error(), "time range") {
 		t.Errorf("submit 2^62 - 54 with a requested time of 2,000 s: %v, want the time range exceeded", err)
+	}
+}
+
+// TestPyssDegenerate: under pyss's rules a record without a runtime or a
+// processor count becomes a 1 s job submitted at 1 s at the earliest, and a
+// job that overran its requested time runs the requested time and requests
+// its runtime.
+func TestPyssDegenerate(t *testing.T) {
+	tr := prepTrace(t, `1 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1
+2 10 -1 50 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1
+3 20 -1 50 3 -1 -1 3 40 -1 1 1 1 1 1 1 -1 -1
+`)
+	w, err := Prepare(tr, PrepareOptions{Semantics: SemanticsPyss})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range w.Jobs {
+		got = append(got, fmt.Sprintf("%d@%d:%d/%d x%d", j.ID, j.Submit, j.Runtime, j.Estimate, j.Procs))
+	}
+	want := "1@1:1/1 x2 2@10:1/1 x1 3@20:40/50 x3"
+	if g := strings.Join(got, " "); g != want || w.Overruns != 1 {
+		t.Errorf("jobs %s, %d overruns; want %s, 1", g, w.Overruns, want)
 	}
 }
