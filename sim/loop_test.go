@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -371,5 +372,39 @@ func TestBackfilledFlag(t *testing.T) {
 	want := "1@0:false 2@10:false 3@2:true 4@20:false"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("starts %s, want %s", g, want)
+	}
+}
+
+// summing is FCFS that adds every ended job to window sums.
+type summing struct {
+	fifo
+	w sim.WindowStats
+}
+
+func (s *summing) Notify(v *sim.View, n sim.Notice) {
+	s.fifo.Notify(v, n)
+	if n.Kind == sim.Ended {
+		s.w.AddEnded(v, n.Job)
+	}
+}
+
+// TestWindowStatsByHand: on one processor, job 1 runs 0-10 (wait 0), job 2
+// (submitted at 5) 10-30 (wait 5), job 3 (submitted at 6, runtime 0) at 30
+// (wait 24). Sums: waits 29, responses 10 + 25 + 24 = 59, slowdowns
+// 1 + 25/20 + 1 (a job of no runtime counts 1) = 3.25, bounded slowdowns
+// (threshold 10 s) 1 + 1.25 + 24/10 = 4.65.
+func TestWindowStatsByHand(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Runtime: 10, Estimate: 10, Procs: 1},
+		{ID: 2, Submit: 5, Runtime: 20, Estimate: 20, Procs: 1},
+		{ID: 3, Submit: 6, Runtime: 0, Estimate: 20, Procs: 1},
+	}
+	s := &summing{}
+	if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), s, sim.Config{Procs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	w := s.w
+	if w.Ended != 3 || w.Wait != 29 || w.Response != 59 || math.Abs(w.Slowdown-3.25) > 1e-12 || math.Abs(w.BoundedSlowdown-4.65) > 1e-12 {
+		t.Errorf("sums %+v, want 3 ended, waits 29, responses 59, slowdowns 3.25, bounded 4.65", w)
 	}
 }

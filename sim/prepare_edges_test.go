@@ -40,6 +40,11 @@ func TestPrepareUnknownMachine(t *testing.T) {
 	if err != nil || len(w.Jobs) != 0 {
 		t.Errorf("empty trace: %v, %v", w, err)
 	}
+	// A factor leaves an unknown machine size unknown (0).
+	w, err = Prepare(read("; Version: 2.2\n"), PrepareOptions{Machine: Machine{ProcsFactor: 2}})
+	if err != nil || w.Procs != 0 {
+		t.Errorf("empty trace, factor 2: %+v, %v; want machine size 0", w, err)
+	}
 	_, err = Prepare(read("1 10 -1 100 2 -1 -1 2 200 -1 1 1 1 1 1 1 -1 -1\n"), PrepareOptions{})
 	if !errors.Is(err, trace.ErrNoMachineSize) {
 		t.Errorf("a job on a machine of unknown size: %v, want %v", err, trace.ErrNoMachineSize)
@@ -97,19 +102,22 @@ func TestProcsFactor(t *testing.T) {
 // is refused with the runtimes added.
 func TestTimeRangeCountsSubmit(t *testing.T) {
 	tr := prepTrace(t, "1 4611686018427387850 -1 100 1 -1 -1 1 2000 -1 1 1 1 1 1 1 -1 -1\n")
-	if _, err := Prepare(tr, PrepareOptions{}); err == nil || !strings.Contains(err.Error(), "time range") {
-		t.Errorf("submit 2^62 - 54 with a requested time of 2,000 s: %v, want the time range exceeded", err)
+	for _, sem := range []Semantics{SemanticsHpcwl, SemanticsPyss} {
+		if _, err := Prepare(tr, PrepareOptions{Semantics: sem}); err == nil || !strings.Contains(err.Error(), "time range") {
+			t.Errorf("%v rules, submit 2^62 - 54 with a requested time of 2,000 s: %v, want the time range exceeded", sem, err)
+		}
 	}
 }
 
 // TestPyssDegenerate: under pyss's rules a record without a runtime or a
 // processor count becomes a 1 s job submitted at 1 s at the earliest, and a
 // job that overran its requested time runs the requested time and requests
-// its runtime.
+// its runtime (one that ran exactly its requested time did not overrun).
 func TestPyssDegenerate(t *testing.T) {
 	tr := prepTrace(t, `1 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1
 2 10 -1 50 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1
 3 20 -1 50 3 -1 -1 3 40 -1 1 1 1 1 1 1 -1 -1
+4 30 -1 60 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1
 `)
 	w, err := Prepare(tr, PrepareOptions{Semantics: SemanticsPyss})
 	if err != nil {
@@ -119,7 +127,7 @@ func TestPyssDegenerate(t *testing.T) {
 	for _, j := range w.Jobs {
 		got = append(got, fmt.Sprintf("%d@%d:%d/%d x%d", j.ID, j.Submit, j.Runtime, j.Estimate, j.Procs))
 	}
-	want := "1@1:1/1 x2 2@10:1/1 x1 3@20:40/50 x3"
+	want := "1@1:1/1 x2 2@10:1/1 x1 3@20:40/50 x3 4@30:60/60 x1"
 	if g := strings.Join(got, " "); g != want || w.Overruns != 1 {
 		t.Errorf("jobs %s, %d overruns; want %s, 1", g, w.Overruns, want)
 	}
