@@ -408,3 +408,69 @@ func TestWindowStatsByHand(t *testing.T) {
 		t.Errorf("sums %+v, want 3 ended, waits 29, responses 59, slowdowns 3.25, bounded 4.65", w)
 	}
 }
+
+// restBatcher is a batcher that can take over a run: its queue is the
+// waiting jobs in arrival order.
+type restBatcher struct{ batcher }
+
+func (b *restBatcher) Restore(v *sim.View) {
+	b.q = b.q[:0]
+	for r := range v.NumJobs() {
+		if v.Waiting(sim.Ref(r)) {
+			b.q = append(b.q, sim.Ref(r))
+		}
+	}
+}
+
+// wakeForker runs a batcher and, at its first pass at or after at, forks a
+// shadow under a fresh one, which it feeds the arrivals and advances.
+type wakeForker struct {
+	restBatcher
+	at     sim.Time
+	shadow *sim.Shadow
+}
+
+func (f *wakeForker) Notify(v *sim.View, n sim.Notice) {
+	if f.shadow != nil && n.Kind == sim.Arrived {
+		f.shadow.Arrive(v, n.Job)
+	}
+	f.restBatcher.Notify(v, n)
+}
+
+func (f *wakeForker) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
+	if f.shadow == nil && v.Now() >= f.at {
+		f.shadow = sim.Fork(v, &restBatcher{})
+	}
+	if f.shadow != nil {
+		if err := f.shadow.AdvanceTo(v.Now()); err != nil {
+			panic(err)
+		}
+	}
+	return f.restBatcher.Schedule(v, dst)
+}
+
+// TestShadowWaker: a shadow forked at 50, while jobs 1 and 2 wait for the
+// batcher's next multiple of 100, asks its own scheduler when to wake, and
+// so starts them at 100 like the real run (and job 3 at 200).
+func TestShadowWaker(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 10, Runtime: 5, Estimate: 5, Procs: 1},
+		{ID: 2, Submit: 50, Runtime: 5, Estimate: 5, Procs: 1},
+		{ID: 3, Submit: 150, Runtime: 20, Estimate: 20, Procs: 1},
+	}
+	f := &wakeForker{at: 50}
+	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), f, sim.Config{Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.shadow.AdvanceTo(1000); err != nil {
+		t.Fatal(err)
+	}
+	var real, shadow []sim.Time
+	for i, o := range f.shadow.Jobs() {
+		real, shadow = append(real, res.Jobs[i].Start), append(shadow, o.Start)
+	}
+	if !slices.Equal(real, []sim.Time{100, 100, 200}) || !slices.Equal(shadow, real) {
+		t.Errorf("starts: real %v, shadow %v; want [100 100 200] in both", real, shadow)
+	}
+}

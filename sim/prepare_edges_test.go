@@ -118,6 +118,7 @@ func TestPyssDegenerate(t *testing.T) {
 2 10 -1 50 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1
 3 20 -1 50 3 -1 -1 3 40 -1 1 1 1 1 1 1 -1 -1
 4 30 -1 60 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1
+5 40 -1 30 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1
 `)
 	w, err := Prepare(tr, PrepareOptions{Semantics: SemanticsPyss})
 	if err != nil {
@@ -127,7 +128,7 @@ func TestPyssDegenerate(t *testing.T) {
 	for _, j := range w.Jobs {
 		got = append(got, fmt.Sprintf("%d@%d:%d/%d x%d", j.ID, j.Submit, j.Runtime, j.Estimate, j.Procs))
 	}
-	want := "1@1:1/1 x2 2@10:1/1 x1 3@20:40/50 x3 4@30:60/60 x1"
+	want := "1@1:1/1 x2 2@10:1/1 x1 3@20:40/50 x3 4@30:60/60 x1 5@40:30/60 x1"
 	if g := strings.Join(got, " "); g != want || w.Overruns != 1 {
 		t.Errorf("jobs %s, %d overruns; want %s, 1", g, w.Overruns, want)
 	}

@@ -22,7 +22,8 @@ type forker struct {
 	*sched.Maui
 	at, every sim.Time
 	shadow    *sim.Shadow
-	check     bool // panic when the shadow's starts so far differ from the real run's
+	reuse     *sim.Shadow // the buffers of the first fork, if any
+	check     bool        // panic when the shadow's starts so far differ from the real run's
 }
 
 func (f *forker) Notify(v *sim.View, n sim.Notice) {
@@ -43,7 +44,11 @@ func (f *forker) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 				}
 			}
 		}
-		f.shadow = sim.ForkInto(f.shadow, v, sched.NewMaui(1, 0, 0))
+		into := f.shadow
+		if into == nil {
+			into = f.reuse
+		}
+		f.shadow = sim.ForkInto(into, v, sched.NewMaui(1, 0, 0))
 		f.at = v.Now() + f.every
 	}
 	if f.shadow != nil {
@@ -81,19 +86,30 @@ func TestShadowReplicates(t *testing.T) {
 		if len(sj) != len(res.Jobs) {
 			rt.Fatalf("shadow has %d jobs, real run %d", len(sj), len(res.Jobs))
 		}
-		ended, wait := 0, 0.0
+		var want sim.WindowStats
 		for i := range sj {
 			if sj[i].Start != res.Jobs[i].Start || sj[i].End != res.Jobs[i].End {
 				rt.Fatalf("job %d: shadow %d-%d, real %d-%d", sj[i].ID, sj[i].Start, sj[i].End, res.Jobs[i].Start, res.Jobs[i].End)
 			}
 			if o := res.Jobs[i]; o.End > from || (o.End == from && o.Start == from) {
-				ended++
-				wait += float64(o.Start - o.Submit)
+				// the window's sums, by their definitions
+				wait, run := float64(o.Start-o.Submit), float64(o.End-o.Start)
+				want.Ended++
+				want.Wait += wait
+				want.Response += wait + run
+				if run == 0 {
+					want.Slowdown++
+				} else {
+					want.Slowdown += (wait + run) / run
+				}
+				want.BoundedSlowdown += math.Max(1, (wait+run)/math.Max(run, 10))
 			}
 		}
 		st := f.shadow.Stats()
-		if st.Ended != ended || st.Wait != wait {
-			rt.Fatalf("shadow window: %d jobs ended, wait sum %v; real after %d: %d, %v", st.Ended, st.Wait, from, ended, wait)
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+		if st.Ended != want.Ended || st.Wait != want.Wait || st.Response != want.Response ||
+			!near(st.Slowdown, want.Slowdown) || !near(st.BoundedSlowdown, want.BoundedSlowdown) {
+			rt.Fatalf("shadow window after %d: %+v; real jobs: %+v", from, st, want)
 		}
 	})
 }
@@ -123,6 +139,37 @@ func TestShadowLeavesPredictor(t *testing.T) {
 			if a.Jobs[i].Start != b.Jobs[i].Start || a.Jobs[i].Prediction != b.Jobs[i].Prediction {
 				rt.Fatalf("job %d: with shadows start %d prediction %d, without %d, %d", a.Jobs[i].ID,
 					a.Jobs[i].Start, a.Jobs[i].Prediction, b.Jobs[i].Start, b.Jobs[i].Prediction)
+			}
+		}
+	})
+}
+
+// TestShadowAcrossRuns: a shadow's buffers reused by a fork from another
+// run keep nothing of the first: the shadow reproduces the second run.
+func TestShadowAcrossRuns(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		run := func(c schedtest.Case, f *forker) *sim.Result {
+			res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), f, sim.Config{Procs: c.Procs})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			return res
+		}
+		first := &forker{Maui: sched.NewMaui(1, 0, 0), at: sim.Time(rapid.IntRange(0, 300).Draw(rt, "at1")),
+			every: sim.Time(rapid.IntRange(1, 50).Draw(rt, "every"))}
+		run(schedtest.Workload(rt, false), first)
+		c := schedtest.Workload(rt, false)
+		second := &forker{Maui: sched.NewMaui(1, 0, 0), at: sim.Time(rapid.IntRange(0, 300).Draw(rt, "at2")), reuse: first.shadow}
+		res := run(c, second)
+		if second.shadow == nil {
+			return
+		}
+		if err := second.shadow.AdvanceTo(math.MaxInt64 / 2); err != nil {
+			rt.Fatal(err)
+		}
+		for i, o := range second.shadow.Jobs() {
+			if r := res.Jobs[i]; o.ID != r.ID || o.Start != r.Start || o.End != r.End {
+				rt.Fatalf("job %d: shadow %d %d-%d, real %d %d-%d", i, o.ID, o.Start, o.End, r.ID, r.Start, r.End)
 			}
 		}
 	})
