@@ -428,6 +428,7 @@ type wakeForker struct {
 	restBatcher
 	at     sim.Time
 	shadow *sim.Shadow
+	log    []string // at every pass after the fork: time, the shadow's ended jobs and busy processor-seconds
 }
 
 func (f *wakeForker) Notify(v *sim.View, n sim.Notice) {
@@ -445,6 +446,8 @@ func (f *wakeForker) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 		if err := f.shadow.AdvanceTo(v.Now()); err != nil {
 			panic(err)
 		}
+		st := f.shadow.Stats()
+		f.log = append(f.log, fmt.Sprintf("%d-%d:%d/%g", st.From, st.To, st.Ended, st.Busy))
 	}
 	return f.restBatcher.Schedule(v, dst)
 }
@@ -463,8 +466,17 @@ func TestShadowWaker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.shadow.AdvanceTo(1000); err != nil {
+	// The shadow's sums at each real pass with jobs waiting (50, 100,
+	// 150, 200), then advanced to 220, when job 3 ends: jobs 1 and 2 end
+	// at 105 after 5 s on 2 processors, job 3 at 220 after 20 s on 1.
+	if err := f.shadow.AdvanceTo(220); err != nil {
 		t.Fatal(err)
+	}
+	st := f.shadow.Stats()
+	got := append(f.log, fmt.Sprintf("%d-%d:%d/%g", st.From, st.To, st.Ended, st.Busy))
+	want := []string{"50-50:0/0", "50-100:0/0", "50-150:2/10", "50-200:2/10", "50-220:3/30"}
+	if !slices.Equal(got, want) {
+		t.Errorf("shadow sums %v, want %v", got, want)
 	}
 	var real, shadow []sim.Time
 	for i, o := range f.shadow.Jobs() {
