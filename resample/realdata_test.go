@@ -24,7 +24,7 @@ func TestRealLogs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads all 11 logs")
 	}
-	for _, l := range testdata.Logs {
+	for _, l := range realLogs() {
 		t.Run(l.File, func(t *testing.T) {
 			tr := loadReal(t, l.File)
 			p, err := resample.Classify(tr, resample.ClassifyOptions{})

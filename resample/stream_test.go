@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -68,7 +67,7 @@ func TestDrawMatchesGenerate(t *testing.T) {
 	}
 	logs = append(logs, kth)
 	if !testing.Short() {
-		for _, l := range testdata.Logs {
+		for _, l := range realLogs() {
 			logs = append(logs, loadReal(t, l.File))
 		}
 	}

@@ -1,0 +1,5 @@
+//go:build mutation
+
+package resample_test
+
+func init() { quick = true }
