@@ -2,4 +2,11 @@
 
 package resample_test
 
-func init() { quick = true }
+import "flag"
+
+func init() {
+	quick = true
+	if err := flag.Set("rapid.checks", quickChecks); err != nil {
+		panic(err)
+	}
+}

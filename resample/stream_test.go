@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/resample"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -66,8 +67,8 @@ func TestDrawMatchesGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs = append(logs, kth)
-	if !testing.Short() {
-		for _, l := range realLogs() {
+	if !testing.Short() && !quick {
+		for _, l := range testdata.Logs {
 			logs = append(logs, loadReal(t, l.File))
 		}
 	}
