@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,8 +269,18 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := p.Warnings(); len(w) != 2 {
-		t.Errorf("short log: warnings %q, want 2", w)
+	// The period runs from 0 to the last submit, week 13's Friday at
+	// 09:01: 8,240,460 s, 13.6 weeks. User 1 (70 jobs) is long-term, user
+	// 2 (15) temporary, user 3 (10) discarded: 70/95 = 74 %, 10/95 = 10.5 %.
+	want := []string{
+		"the log spans 13.6 weeks, less than the long-term span plus both boundary windows (20 weeks): " +
+			"few users can be long-term (here 1, with 74% of the jobs) and the windows cover most of the log; " +
+			"resampled workloads will differ from it more than usual",
+		"the 1 discarded users (active only near an end of the log) hold 10 jobs, 10.5% of the usable jobs; " +
+			"resampled workloads will hold about that many fewer jobs (--discard touch|none changes the rule)",
+	}
+	if w := p.Warnings(); !slices.Equal(w, want) {
+		t.Errorf("short log: warnings\n%q\nwant\n%q", w, want)
 	}
 	p, err = resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
 	if err != nil {
