@@ -25,7 +25,8 @@ func TestPeriodLeavesHeaderGapsOut(t *testing.T) {
 		text       string
 		warning    string
 	}{
-		{resample.PeriodAuto, first, last, "submits", "leaving the gap out"},
+		// Submits 34,560,000 to 50,241,600 s: 15,681,600 s, 25.9 weeks.
+		{resample.PeriodAuto, first, last, "submits", ": the log's period is submits, 25.9 weeks, leaving the gap out (--period header keeps it)"},
 		{resample.PeriodHeader, 0, hEnd, "header", "include the gap"},
 		{resample.PeriodSubmits, first, last, "submits", ""},
 	}

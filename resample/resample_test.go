@@ -282,6 +282,28 @@ func TestWarnings(t *testing.T) {
 	if w := p.Warnings(); !slices.Equal(w, want) {
 		t.Errorf("short log: warnings\n%q\nwant\n%q", w, want)
 	}
+	// A log exactly as long as the span plus both windows, 20 weeks (its
+	// last job at 20 weeks, a second later the first): no warning; a
+	// second shorter: the warning.
+	for _, c := range []struct {
+		end  int64
+		warn bool
+	}{{20 * week, false}, {20*week - 1, true}} {
+		tr := synth(20, "UTC", map[int32][2]int{1: {0, 19}, 2: {0, 19}})
+		j := tr.Jobs[len(tr.Jobs)-1]
+		j.ID, j.Submit = j.ID+1, c.end
+		tr = trace.New(tr.Header, append(tr.Jobs, j), trace.Options{})
+		p, err := resample.Classify(tr, resample.ClassifyOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Start != 0 || p.End != c.end {
+			t.Fatalf("period %d..%d, want 0..%d", p.Start, p.End, c.end)
+		}
+		if w := strings.Join(p.Warnings(), "\n"); strings.Contains(w, "long-term span") != c.warn {
+			t.Errorf("log of %d s: warnings %q, want the short-log warning %v", c.end, w, c.warn)
+		}
+	}
 	p, err = resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
 	if err != nil {
 		t.Fatal(err)
