@@ -51,3 +51,39 @@ func TestPeriodLeavesHeaderGapsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestPeriodOneGap: with a gap at one end only, the automatic period
+// leaves that gap out and keeps the header's other end. The jobs of users 1
+// and 2 run from Monday 2001-01-01 09:01 (32,460 s) to week 29's Friday,
+// 27 July, 09:02 (17,917,320 s). With the header ending 70 days later (5
+// October) the period is 0 to the last submit; with the jobs moved 10
+// weeks later (6,080,460 to 23,965,320 s, 5 October 09:02) and the header
+// ending a day after the last, 6 October 09:02 (24,051,720 s), it is the
+// first submit to the header's end.
+func TestPeriodOneGap(t *testing.T) {
+	tail := synth(30, "UTC", map[int32][2]int{1: {0, 29}, 2: {0, 29}})
+	tail.Header.Set("EndTime", "Fri Oct 5 09:02:00 UTC 2001")
+	lead := synth(30, "UTC", map[int32][2]int{1: {0, 29}, 2: {0, 29}})
+	for i := range lead.Jobs {
+		lead.Jobs[i].Submit += 10 * week
+	}
+	lead.Header.Set("EndTime", "Sat Oct 6 09:02:00 UTC 2001")
+	tests := []struct {
+		name       string
+		tr         *trace.Trace
+		start, end int64
+		text       string
+	}{
+		{"tail", tail, 0, 17917320, "header start to last submit"},
+		{"lead", lead, 6080460, 24051720, "first submit to header end"},
+	}
+	for _, tc := range tests {
+		p, err := resample.Classify(tc.tr, resample.ClassifyOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Start != tc.start || p.End != tc.end || p.PeriodText() != tc.text {
+			t.Errorf("%s: period %d..%d (%s), want %d..%d (%s)", tc.name, p.Start, p.End, p.PeriodText(), tc.start, tc.end, tc.text)
+		}
+	}
+}
