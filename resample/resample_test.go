@@ -304,6 +304,18 @@ func TestWarnings(t *testing.T) {
 			t.Errorf("log of %d s: warnings %q, want the short-log warning %v", c.end, w, c.warn)
 		}
 	}
+	// Discarded users holding exactly 5 % of the jobs (user 2's 5 of 100)
+	// are not warned about.
+	p, err = resample.Classify(synth(20, "UTC", map[int32][2]int{1: {0, 18}, 2: {19, 19}}), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Counts()[resample.Discarded]; c.Jobs != 5 || len(p.Trace.Jobs) != 100 {
+		t.Fatalf("%d discarded jobs of %d, want 5 of 100", c.Jobs, len(p.Trace.Jobs))
+	}
+	if w := strings.Join(p.Warnings(), "\n"); strings.Contains(w, "discarded") {
+		t.Errorf("5 %% discarded: warnings %q", w)
+	}
 	p, err = resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
 	if err != nil {
 		t.Fatal(err)
