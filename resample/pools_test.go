@@ -1,6 +1,8 @@
 package resample_test
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,5 +102,51 @@ func TestUsableJobs(t *testing.T) {
 	}
 	if p.Start != 0 {
 		t.Errorf("period starts at %d, want 0 (the first usable submit)", p.Start)
+	}
+}
+
+// TestShortLogBoundary: a period of exactly the long-term span (12 weeks
+// from the first submit, --period submits) is too short; a second more is
+// enough.
+func TestShortLogBoundary(t *testing.T) {
+	for _, c := range []struct {
+		extra   int64
+		wantErr bool
+	}{{0, true}, {1, false}} {
+		tr := synth(12, "UTC", map[int32][2]int{1: {0, 11}, 2: {0, 11}})
+		first := tr.Jobs[0].Submit
+		j := tr.Jobs[len(tr.Jobs)-1]
+		j.ID, j.Submit = j.ID+1, first+12*week+c.extra
+		tr = trace.New(tr.Header, append(tr.Jobs, j), trace.Options{})
+		_, err := resample.Classify(tr, resample.ClassifyOptions{Period: resample.PeriodSubmits})
+		var se *resample.ShortLogError
+		if !c.wantErr {
+			if err != nil {
+				t.Errorf("12 weeks and %d s: %v", c.extra, err)
+			}
+			continue
+		}
+		if !errors.As(err, &se) || se.Weeks != 12 || se.Need != 12 {
+			t.Errorf("12 weeks: got %v (%+v), want a ShortLogError of 12 weeks, needing 12", err, se)
+		}
+	}
+}
+
+// TestCalendarBeforeChange: a log starting a week before a daylight-saving
+// change (Monday 19 March 2001, 00:00 in Stockholm, UTC+1) counts its weeks
+// in the offset it starts with: week 1 begins on Monday 26 March 00:00,
+// now UTC+2, a week less an hour after the start; week 2 a week later.
+func TestCalendarBeforeChange(t *testing.T) {
+	tr := synth(30, "Europe/Stockholm", map[int32][2]int{1: {0, 29}, 2: {0, 29}})
+	h := tr.Header
+	h.Set("UnixStartTime", "984956400") // 2001-03-18 23:00 UTC
+	tr = trace.New(h, tr.Jobs, trace.Options{})
+	p, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.WeekStarts(3)
+	if want := []int64{week - 3600, 2*week - 3600}; !slices.Equal(got, want) {
+		t.Errorf("week starts %v, want %v", got, want)
 	}
 }
