@@ -100,6 +100,14 @@ func TestUsableJobs(t *testing.T) {
 	if p.Filtered != 6 {
 		t.Errorf("%d jobs filtered, want 6", p.Filtered)
 	}
+	// Every usable job is in a pool, user 0's among them.
+	n := 0
+	for _, c := range p.Counts() {
+		n += c.Jobs
+	}
+	if n != len(tr.Jobs)-6 {
+		t.Errorf("%d jobs in the pools, want %d", n, len(tr.Jobs)-6)
+	}
 	if p.Start != 0 {
 		t.Errorf("period starts at %d, want 0 (the first usable submit)", p.Start)
 	}
@@ -148,5 +156,24 @@ func TestCalendarBeforeChange(t *testing.T) {
 	got := p.WeekStarts(3)
 	if want := []int64{week - 3600, 2*week - 3600}; !slices.Equal(got, want) {
 		t.Errorf("week starts %v, want %v", got, want)
+	}
+}
+
+// TestRarePeriodBounds: a rare period holds the jobs submitted at its
+// first and last second. User 1's jobs of week 3 run Monday to Friday at
+// 09:01; the period from Monday's to Friday's holds all five, and the
+// user's other 145 jobs stay long-term.
+func TestRarePeriodBounds(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	at := func(d int64) int64 { return 3*week + d*day + 9*3600 + 60 }
+	p, err := resample.Classify(tr, resample.ClassifyOptions{Rare: []resample.RarePeriod{{User: 1, Begin: at(0), End: at(4)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rare) != 1 || len(p.Rare[0].Jobs) != 5 || p.Rare[0].First != at(0) || p.Rare[0].Last != at(4) {
+		t.Fatalf("rare users %d, want one of 5 jobs from %d to %d", len(p.Rare), at(0), at(4))
+	}
+	if c := p.Counts(); c[resample.LongTerm].Jobs+c[resample.Temporary].Jobs+c[resample.Discarded].Jobs+c[resample.Rare].Jobs != len(tr.Jobs) {
+		t.Errorf("counts %v do not hold the %d jobs", c, len(tr.Jobs))
 	}
 }
