@@ -162,11 +162,13 @@ func TestCalendarBeforeChange(t *testing.T) {
 // TestRarePeriodBounds: a rare period holds the jobs submitted at its
 // first and last second. User 1's jobs of week 3 run Monday to Friday at
 // 09:01; the period from Monday's to Friday's holds all five, and the
-// user's other 145 jobs stay long-term.
+// user's other 145 jobs stay long-term. A period without jobs (user 2's
+// in week 25, after the user's last) makes no rare user.
 func TestRarePeriodBounds(t *testing.T) {
 	tr := synth(30, "UTC", spans30)
 	at := func(d int64) int64 { return 3*week + d*day + 9*3600 + 60 }
-	p, err := resample.Classify(tr, resample.ClassifyOptions{Rare: []resample.RarePeriod{{User: 1, Begin: at(0), End: at(4)}}})
+	p, err := resample.Classify(tr, resample.ClassifyOptions{Rare: []resample.RarePeriod{
+		{User: 1, Begin: at(0), End: at(4)}, {User: 2, Begin: 25 * week, End: 26 * week}}})
 	if err != nil {
 		t.Fatal(err)
 	}
