@@ -179,3 +179,49 @@ func TestRarePeriodBounds(t *testing.T) {
 		t.Errorf("counts %v do not hold the %d jobs", c, len(tr.Jobs))
 	}
 }
+
+// TestBoundaryRuleAtEquality: the boundary windows' ends at equality. Under
+// the default rule a temporary user is discarded when its last job is at or
+// before the start plus the window (user 2) or its first at or after the
+// end less the window (user 3); under --discard touch when its first job is
+// before the first window's end (not at it: user 4) or its last after the
+// second window's start (not at it: user 5). Each window is set to put a
+// user's job exactly at its edge; user 1 is long-term and sets the period,
+// 0 to its last job.
+func TestBoundaryRuleAtEquality(t *testing.T) {
+	tr := synth(30, "UTC", map[int32][2]int{1: {0, 29}, 2: {1, 3}, 3: {25, 27}, 4: {5, 8}, 5: {20, 22}})
+	first, last := map[int32]int64{}, map[int32]int64{}
+	for _, j := range tr.Jobs {
+		if _, ok := first[j.User]; !ok {
+			first[j.User] = j.Submit
+		}
+		last[j.User] = j.Submit
+	}
+	end := last[1]
+	tests := []struct {
+		name      string
+		opt       resample.ClassifyOptions
+		user      int32
+		discarded bool
+	}{
+		{"last at the first window's end", resample.ClassifyOptions{Boundary: last[2]}, 2, true},
+		{"first at the second window's start", resample.ClassifyOptions{Boundary: end - first[3]}, 3, true},
+		{"touch, first at the first window's end", resample.ClassifyOptions{Boundary: first[4], Touch: true}, 4, false},
+		{"touch, last at the second window's start", resample.ClassifyOptions{Boundary: end - last[5], Touch: true}, 5, false},
+	}
+	for _, tc := range tests {
+		p, err := resample.Classify(tr, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Start != 0 || p.End != end {
+			t.Fatalf("period %d..%d, want 0..%d", p.Start, p.End, end)
+		}
+		in := func(us []*resample.User) bool {
+			return slices.ContainsFunc(us, func(u *resample.User) bool { return u.ID == tc.user })
+		}
+		if in(p.Discarded) != tc.discarded || in(p.Temporary) == tc.discarded {
+			t.Errorf("%s: user %d discarded %v, want %v", tc.name, tc.user, in(p.Discarded), tc.discarded)
+		}
+	}
+}
