@@ -225,3 +225,35 @@ func TestBoundaryRuleAtEquality(t *testing.T) {
 		}
 	}
 }
+
+// TestWeeksBySpan: with WeeksBySpan a user's weeks active are its span
+// rounded up to whole weeks, at least 1; otherwise the weeks holding a job.
+// User 2's jobs run from week 10's Monday to week 12's Monday, 09:02: a
+// span of exactly 2 weeks, in 3 weeks; user 3 has one job.
+func TestWeeksBySpan(t *testing.T) {
+	tr := synth(30, "UTC", map[int32][2]int{1: {0, 29}, 2: {10, 12}, 3: {15, 15}})
+	var jobs []trace.Job
+	for _, j := range tr.Jobs {
+		if j.User == 2 && j.Submit > 12*week+day || j.User == 3 && j.Submit > 15*week+day {
+			continue
+		}
+		jobs = append(jobs, j)
+	}
+	tr = trace.New(tr.Header, jobs, trace.Options{})
+	for _, c := range []struct {
+		bySpan     bool
+		two, three int
+	}{{true, 2, 1}, {false, 3, 1}} {
+		p, err := resample.Classify(tr, resample.ClassifyOptions{WeeksBySpan: c.bySpan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int32]int{}
+		for _, u := range p.Temporary {
+			got[u.ID] = u.WeeksActive
+		}
+		if got[2] != c.two || got[3] != c.three {
+			t.Errorf("by span %v: weeks active %v, want user 2 %d, user 3 %d", c.bySpan, got, c.two, c.three)
+		}
+	}
+}
