@@ -1,0 +1,58 @@
+package resample_test
+
+import (
+	"testing"
+
+	"github.com/hpcwl/hpcwl/resample"
+)
+
+// TestLongTermSpread: at load factor 2 each of the four long-term users of
+// spans30 fills two slots, whose first copies start (shift -w0) in weeks
+// w0 of the user's activity, FirstWeek..LastWeek (a weeks), half of it
+// apart: w0' - w0 = a/2 modulo a (integer division).
+func TestLongTermSpread(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		w, err := p.Generate(resample.Options{Seed: seed, LoadFactor: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Params.LongTerm != 8 {
+			t.Fatalf("%d long-term slots, want 8", w.Params.LongTerm)
+		}
+		// The first copy of a slot has the smallest shift; the later ones
+		// follow every cycle.
+		first := map[int32]*resample.Copy{}
+		for i := range w.Copies {
+			c := &w.Copies[i]
+			if c.Class != resample.LongTerm {
+				continue
+			}
+			if f, ok := first[c.Slot]; !ok || c.Shift < f.Shift {
+				first[c.Slot] = c
+			}
+		}
+		w0s := map[int32][]int{}
+		for _, c := range first {
+			u := c.Sub()
+			w0 := -c.Shift
+			if w0 < u.FirstWeek || w0 > u.LastWeek {
+				t.Fatalf("seed %d: user %d's slot %d starts in week %d, outside its weeks %d..%d", seed, c.User, c.Slot, w0, u.FirstWeek, u.LastWeek)
+			}
+			w0s[c.User] = append(w0s[c.User], w0)
+		}
+		for _, u := range p.LongTerm {
+			ws := w0s[u.ID]
+			if len(ws) != 2 {
+				t.Fatalf("seed %d: user %d has %d slots, want 2", seed, u.ID, len(ws))
+			}
+			a := u.LastWeek - u.FirstWeek + 1
+			if d := ((ws[1]-ws[0])%a + a) % a; d != a/2 && d != a-a/2 {
+				t.Errorf("seed %d: user %d's slots start in weeks %v, %d apart modulo %d, want %d", seed, u.ID, ws, d, a, a/2)
+			}
+		}
+	}
+}
