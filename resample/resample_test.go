@@ -340,8 +340,21 @@ func TestAlignLongTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, align := range []bool{false, true} {
-		w, err := p.Generate(resample.Options{Seed: 5, AlignLongTerm: align})
+	// Seeds 1 to 100 with alignment: the common week, drawn from the 30
+	// of the cycle, is the first one (0) for some of them.
+	runs := []struct {
+		seed  uint64
+		align bool
+	}{{5, false}}
+	for s := uint64(1); s <= 100; s++ {
+		runs = append(runs, struct {
+			seed  uint64
+			align bool
+		}{s, true})
+	}
+	for _, r := range runs {
+		align := r.align
+		w, err := p.Generate(resample.Options{Seed: r.seed, AlignLongTerm: align})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +370,7 @@ func TestAlignLongTerm(t *testing.T) {
 			shifts[(s%cyc+cyc)%cyc] = true
 		}
 		if len(first) < 2 || (len(shifts) == 1) != align {
-			t.Errorf("AlignLongTerm %v: %d slots with %d distinct first shifts", align, len(first), len(shifts))
+			t.Errorf("seed %d, AlignLongTerm %v: %d slots with %d distinct first shifts", r.seed, align, len(first), len(shifts))
 		}
 	}
 }
