@@ -56,3 +56,43 @@ func TestLongTermSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestAlignedSpread: with AlignLongTerm at load factor 2 the two slots of
+// a user start half a cycle apart (the cycle is the log's 30 weeks), from
+// the common week drawn. User 1 is active in every week, so each of its
+// slots has a first copy from a week w0 of 0..29, shift -w0 <= 0.
+func TestAlignedSpread(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		w, err := p.Generate(resample.Options{Seed: seed, LoadFactor: 2, AlignLongTerm: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cyc := w.Params.CycleWeeks
+		if cyc != 30 {
+			t.Fatalf("cycle of %d weeks, want 30", cyc)
+		}
+		first := map[int32]int{}
+		for _, c := range w.Copies {
+			if c.Class != resample.LongTerm || c.User != 1 {
+				continue
+			}
+			if s, ok := first[c.Slot]; !ok || c.Shift < s {
+				first[c.Slot] = c.Shift
+			}
+		}
+		var s []int
+		for _, v := range first {
+			if v > 0 || v <= -cyc {
+				t.Errorf("seed %d: user 1's slot first copied with shift %d, want -29..0", seed, v)
+			}
+			s = append(s, v)
+		}
+		if len(s) != 2 || ((s[0]-s[1])%cyc+cyc)%cyc != cyc/2 {
+			t.Errorf("seed %d: user 1's slots start with shifts %v, want two, 15 weeks apart modulo 30", seed, s)
+		}
+	}
+}
