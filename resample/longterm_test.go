@@ -23,13 +23,21 @@ func TestLongTermSpread(t *testing.T) {
 		if w.Params.LongTerm != 8 {
 			t.Fatalf("%d long-term slots, want 8", w.Params.LongTerm)
 		}
+		// A copy starting in the middle of a user's activity starts at its
+		// first job of week w0, moved to week 0: no job falls before time 0.
+		if w.BeforeStart != 0 {
+			t.Fatalf("seed %d: %d jobs before time 0", seed, w.BeforeStart)
+		}
 		// The first copy of a slot has the smallest shift; the later ones
-		// follow every cycle.
+		// follow every cycle. Slots are numbered from 0.
 		first := map[int32]*resample.Copy{}
 		for i := range w.Copies {
 			c := &w.Copies[i]
 			if c.Class != resample.LongTerm {
 				continue
+			}
+			if c.Slot < 0 || c.Slot >= 8 {
+				t.Fatalf("seed %d: long-term slot %d, want 0..7", seed, c.Slot)
 			}
 			if f, ok := first[c.Slot]; !ok || c.Shift < f.Shift {
 				first[c.Slot] = c
