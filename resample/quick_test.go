@@ -6,11 +6,9 @@ import "github.com/hpcwl/hpcwl/internal/testdata"
 // package's tests once per mutant). TestDrawMatchesGenerate then compares
 // Draw with Generate on the embedded KTH-SP2 only, TestRealLogs resamples
 // only quickLogs, two of the smaller real logs, and every property test
-// runs quickChecks random cases instead of rapid's 100. The code these
+// runs 20 random cases instead of rapid's 100. The code these
 // tests run is the same for every log; the full list only adds workloads.
 var quick bool
-
-const quickChecks = "20"
 
 // quickLogs names the real logs TestRealLogs reads under the mutation tag.
 var quickLogs = map[string]bool{
