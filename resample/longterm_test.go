@@ -1,6 +1,7 @@
 package resample_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/resample"
@@ -102,5 +103,66 @@ func TestAlignedSpread(t *testing.T) {
 		if len(s) != 2 || ((s[0]-s[1])%cyc+cyc)%cyc != cyc/2 {
 			t.Errorf("seed %d: user 1's slots start with shifts %v, want two, 15 weeks apart modulo 30", seed, s)
 		}
+	}
+}
+
+// TestInitialTemporaryWeeks: a temporary user present at the start is
+// copied from a week w0 of its activity (any of them: the weeks with jobs,
+// or with WeeksBySpan every week of its span), moved to week 0 (shift
+// -w0), from its first job of that week: the users of manyTemporary's
+// spans submit five jobs a week, so that job is number 5 (w0 - FirstWeek).
+// Every copy but the long-term ones has slot -1. The users' jobs fill
+// every week of their spans, so both ways give the same weeks and the same
+// draws: the copies are the same.
+func TestInitialTemporaryWeeks(t *testing.T) {
+	spans := map[int32][2]int{1: {0, 29}, 2: {2, 20}, 3: {10, 29}, 4: {0, 13}}
+	for u := int32(5); u < 65; u++ {
+		a := 6 + int(u*7)%13
+		spans[u] = [2]int{a, a + int(u)%7}
+	}
+	tr := synth(30, "UTC", spans)
+	type initial struct {
+		user        int32
+		shift, from int
+	}
+	copies := map[bool][][]initial{}
+	for _, bySpan := range []bool{false, true} {
+		p, err := resample.Classify(tr, resample.ClassifyOptions{WeeksBySpan: bySpan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{} // w0 - FirstWeek seen
+		lastSeen := false      // a multi-week user copied from its last week
+		for seed := uint64(1); seed <= 10; seed++ {
+			w, err := p.Generate(resample.Options{Seed: seed, LoadFactor: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []initial
+			for i := range w.Copies {
+				c := &w.Copies[i]
+				if c.Class != resample.LongTerm && c.Slot != -1 {
+					t.Fatalf("a %v copy has slot %d", c.Class, c.Slot)
+				}
+				u := c.Sub()
+				if c.Class != resample.Temporary || c.Shift+u.FirstWeek > 0 {
+					continue
+				}
+				w0 := -c.Shift
+				if w0 < u.FirstWeek || w0 > u.LastWeek || c.From != 5*(w0-u.FirstWeek) {
+					t.Fatalf("by span %v, seed %d: user %d (weeks %d..%d) copied from week %d, job %d", bySpan, seed, c.User, u.FirstWeek, u.LastWeek, w0, c.From)
+				}
+				in = append(in, initial{c.User, c.Shift, c.From})
+				seen[w0-u.FirstWeek] = true
+				lastSeen = lastSeen || w0 == u.LastWeek && u.LastWeek > u.FirstWeek
+			}
+			copies[bySpan] = append(copies[bySpan], in)
+		}
+		if len(seen) != 7 || !lastSeen {
+			t.Errorf("by span %v: copies start in weeks %v of their users' activity, want 0 to 6 and a last week", bySpan, seen)
+		}
+	}
+	if !reflect.DeepEqual(copies[false], copies[true]) {
+		t.Errorf("the initial temporary copies differ with WeeksBySpan")
 	}
 }
