@@ -171,3 +171,62 @@ func TestKTHTwoYears(t *testing.T) {
 		t.Errorf("%d jobs from %d copies, want 57401 from 471", len(w.Jobs), len(w.Copies))
 	}
 }
+
+// TestArrivalsWithPreferenceAndRare: with a preference the weekly arrivals
+// still number r_T' a week on average, also when a preferred user's share
+// of the weights times r_T' exceeds 1 (several rounds of draws a week);
+// with rare behaviours, RB_NPW of them a week replace temporary arrivals.
+// Both counts over 10 streams of 20 weeks are sums of Bernoulli draws:
+// tolerance four standard errors, 4 sqrt(mean).
+func TestArrivalsWithPreferenceAndRare(t *testing.T) {
+	spans := map[int32][2]int{1: {0, 29}, 2: {2, 20}, 3: {10, 29}, 4: {0, 13}}
+	for u := int32(5); u < 65; u++ {
+		a := 6 + int(u*7)%13
+		spans[u] = [2]int{a, a + int(u)%7}
+	}
+	p, err := resample.Classify(synth(30, "UTC", spans), resample.ClassifyOptions{
+		Rare: []resample.RarePeriod{{User: 1, Begin: 3 * week, End: 4 * week}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pref := &resample.Preference{Feature: resample.FeatureJobs, High: true, Bias: 20}
+	const streams = 10
+	var got, rare, want, wantRare float64
+	for s := uint64(0); s < streams; s++ {
+		w, err := p.Generate(resample.Options{Seed: 5, Stream: s, LoadFactor: 20, RBNPW: 1, Prefer: pref, Duration: 20 * week})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == 0 {
+			wt := p.Weights(p.Temporary, pref)
+			sum, hi := 0.0, 0.0
+			for _, x := range wt {
+				sum, hi = sum+x, max(hi, x)
+			}
+			if r := w.Params.WeeklyRate * hi / sum; r <= 1 {
+				t.Fatalf("r_T' times the largest share %v: want above 1, for several rounds", r)
+			}
+		}
+		k := 0
+		for w.WeekStart(k+2) <= w.Params.Duration {
+			k++
+		}
+		want += w.Params.WeeklyRate * float64(k)
+		wantRare += float64(k)
+		for i := range w.Copies {
+			c := &w.Copies[i]
+			if a := arrivalWeek(c); c.Class != resample.LongTerm && a >= 1 && a <= k {
+				got++
+				if c.Class == resample.Rare {
+					rare++
+				}
+			}
+		}
+	}
+	if tol := 4 * math.Sqrt(want); math.Abs(got-want) > tol {
+		t.Errorf("%.0f arrivals, want %.1f ± %.1f", got, want, tol)
+	}
+	if tol := 4 * math.Sqrt(wantRare); math.Abs(rare-wantRare) > tol {
+		t.Errorf("%.0f rare behaviours, want %.1f ± %.1f", rare, wantRare, tol)
+	}
+}
