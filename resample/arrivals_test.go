@@ -192,6 +192,7 @@ func TestArrivalsWithPreferenceAndRare(t *testing.T) {
 	pref := &resample.Preference{Feature: resample.FeatureJobs, High: true, Bias: 20}
 	const streams = 10
 	var got, rare, want, wantRare float64
+	minRare, maxRare, last := 1<<30, 0, 0 // rare arrival weeks, last whole week
 	for s := uint64(0); s < streams; s++ {
 		w, err := p.Generate(resample.Options{Seed: 5, Stream: s, LoadFactor: 20, RBNPW: 1, Prefer: pref, Duration: 20 * week})
 		if err != nil {
@@ -213,12 +214,14 @@ func TestArrivalsWithPreferenceAndRare(t *testing.T) {
 		}
 		want += w.Params.WeeklyRate * float64(k)
 		wantRare += float64(k)
+		last = k
 		for i := range w.Copies {
 			c := &w.Copies[i]
 			if a := arrivalWeek(c); c.Class != resample.LongTerm && a >= 1 && a <= k {
 				got++
 				if c.Class == resample.Rare {
 					rare++
+					minRare, maxRare = min(minRare, a), max(maxRare, a)
 				}
 			}
 		}
@@ -228,5 +231,9 @@ func TestArrivalsWithPreferenceAndRare(t *testing.T) {
 	}
 	if tol := 4 * math.Sqrt(wantRare); math.Abs(rare-wantRare) > tol {
 		t.Errorf("%.0f rare behaviours, want %.1f ± %.1f", rare, wantRare, tol)
+	}
+	// About 19 a week over 10 streams: some in week 1 and in the last.
+	if minRare != 1 || maxRare != last {
+		t.Errorf("rare behaviours arrive in weeks %d to %d, want 1 to %d", minRare, maxRare, last)
 	}
 }
