@@ -166,3 +166,33 @@ func TestInitialTemporaryWeeks(t *testing.T) {
 		t.Errorf("the initial temporary copies differ with WeeksBySpan")
 	}
 }
+
+// TestDurationExcludesItsEnd: the workload holds the jobs submitted in
+// [0, Duration). User 1 of spans30 submits every Monday at 09:01, and its
+// copies keep that time: with a duration ending at week 20's Monday 09:01
+// none is kept at that second, with a second more one is.
+func TestDurationExcludesItsEnd(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := int64(20*week + 9*3600 + 60)
+	for _, d := range []int64{end, end + 1} {
+		w, err := p.Generate(resample.Options{Seed: 1, Duration: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		atEnd := 0
+		for _, j := range w.Jobs {
+			if j.Submit >= d {
+				t.Fatalf("duration %d: job submitted at %d", d, j.Submit)
+			}
+			if j.Submit == end {
+				atEnd++
+			}
+		}
+		if (atEnd > 0) != (d > end) {
+			t.Errorf("duration %d: %d jobs at %d", d, atEnd, end)
+		}
+	}
+}
