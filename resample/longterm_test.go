@@ -196,3 +196,26 @@ func TestDurationExcludesItsEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestJobAtTimeZero: a copied job that lands at time 0 is kept. User 1
+// submits every Monday at 00:00, so its first copy, from its first job of
+// week w0 moved to week 0, starts at 0.
+func TestJobAtTimeZero(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	for i := range tr.Jobs {
+		if j := &tr.Jobs[i]; j.User == 1 && j.Submit%week < day {
+			j.Submit -= j.Submit % week
+		}
+	}
+	p, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := p.Generate(resample.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.BeforeStart != 0 || len(w.Jobs) == 0 || w.Jobs[0].Submit != 0 || w.Copies[w.Jobs[0].User-1].User != 1 {
+		t.Errorf("%d jobs before the start; the first job at %d, want user 1's at 0", w.BeforeStart, w.Jobs[0].Submit)
+	}
+}
