@@ -200,3 +200,44 @@ func TestMixHeader(t *testing.T) {
 		t.Errorf("machine %d", tr.Procs)
 	}
 }
+
+// TestMixEdges: the limits of Mix's options at equality (a duration of
+// exactly a week, the largest load factor), the default duration (the
+// first log's period, here from its first submit), and the names of the
+// oversize rules.
+func TestMixEdges(t *testing.T) {
+	pa, pb := mixLogs(t, 64)
+	sub, err := resample.Classify(pa.Trace, resample.ClassifyOptions{Period: resample.PeriodSubmits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Start == 0 {
+		t.Fatal("the period by submits starts at 0")
+	}
+	m, err := resample.Mix([]*resample.Pools{sub, pb}, resample.MixOptions{Options: resample.Options{Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Duration != sub.End-sub.Start {
+		t.Errorf("default duration %d, want the first log's %d", m.Duration, sub.End-sub.Start)
+	}
+	for _, o := range []resample.Options{
+		{Seed: 1, Duration: resample.MinDuration},
+		{Seed: 1, Duration: resample.MinDuration, LoadFactor: resample.MaxLoadFactor},
+	} {
+		if _, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: o}); err != nil {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+	for _, o := range []resample.Options{
+		{Seed: 1, Duration: resample.MinDuration - 1},
+		{Seed: 1, Duration: resample.MinDuration, LoadFactor: resample.MaxLoadFactor + 0.5},
+	} {
+		if _, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: o}); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+	if resample.OversizeDrop.String() != "drop" || resample.OversizeClamp.String() != "clamp" {
+		t.Errorf("oversize rules %q, %q", resample.OversizeDrop, resample.OversizeClamp)
+	}
+}
