@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -235,6 +236,28 @@ func TestMixEdges(t *testing.T) {
 	} {
 		if _, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: o}); err == nil {
 			t.Errorf("%+v: no error", o)
+		}
+	}
+	// The longest mix, a week short of the generator's limit (at a small
+	// load, to stay quick), and a second longer, refused with the limit.
+	long := resample.Options{Seed: 1, LoadFactor: 0.01, Duration: resample.MaxDuration - resample.Week}
+	if _, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: long}); err != nil {
+		t.Errorf("%+v: %v", long, err)
+	}
+	long.Duration++
+	_, err = resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: long})
+	if want := strconv.FormatInt(resample.MaxDuration-resample.Week, 10) + " s when mixing"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%+v: error %v, want the limit %q", long, err, want)
+	}
+	// Each log is resampled at the mix's load factor times its weight, 1/4
+	// and 3/4.
+	m, err = resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: resample.Options{Seed: 1, LoadFactor: 2}, Weights: []float64{1, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range []float64{0.25, 0.75} {
+		if pr := m.Parts[i].Params; pr.LoadFactor != 2*f {
+			t.Errorf("log %d: load factor %v, want %v", i+1, pr.LoadFactor, 2*f)
 		}
 	}
 	if resample.OversizeDrop.String() != "drop" || resample.OversizeClamp.String() != "clamp" {
