@@ -222,6 +222,26 @@ func TestMixEdges(t *testing.T) {
 	if m.Duration != sub.End-sub.Start {
 		t.Errorf("default duration %d, want the first log's %d", m.Duration, sub.End-sub.Start)
 	}
+	// The logs are resampled a week beyond the mix, so its last week is
+	// full: the first log's long-term users submit in its last 3 days. Only
+	// jobs of a part's first week can fall before the mix's start.
+	last, before := int64(0), 0
+	for i, j := range m.Jobs {
+		if m.Log[i] == 0 {
+			last = max(last, j.Submit)
+		}
+	}
+	for _, w := range m.Parts {
+		before += w.BeforeStart
+		for _, j := range w.Jobs {
+			if j.Submit < resample.Week {
+				before++
+			}
+		}
+	}
+	if last < m.Duration-3*day || m.BeforeStart > before {
+		t.Errorf("last job at %d, duration %d; %d jobs before the start, at most %d", last, m.Duration, m.BeforeStart, before)
+	}
 	for _, o := range []resample.Options{
 		{Seed: 1, Duration: resample.MinDuration},
 		{Seed: 1, Duration: resample.MinDuration, LoadFactor: resample.MaxLoadFactor},
@@ -249,8 +269,27 @@ func TestMixEdges(t *testing.T) {
 	if want := strconv.FormatInt(resample.MaxDuration-resample.Week, 10) + " s when mixing"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("%+v: error %v, want the limit %q", long, err, want)
 	}
-	// Each log is resampled at the mix's load factor times its weight, 1/4
-	// and 3/4.
+	// Each log is resampled at the mix's load factor and RB_NPW times its
+	// weight, 1/4 and 3/4 (user 1's jobs of week 3 are a rare behaviour).
+	rare := resample.ClassifyOptions{Rare: []resample.RarePeriod{{User: 1, Begin: 3 * resample.Week, End: 4 * resample.Week}}}
+	ra, err := resample.Classify(pa.Trace, rare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := resample.Classify(pb.Trace, rare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err = resample.Mix([]*resample.Pools{ra, rb}, resample.MixOptions{Options: resample.Options{Seed: 1, LoadFactor: 2, RBNPW: 0.04}, Weights: []float64{1, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range []float64{0.25, 0.75} {
+		if pr := m.Parts[i].Params; pr.RBNPW != 0.04*f {
+			t.Errorf("log %d: RB_NPW %v, want %v", i+1, pr.RBNPW, 0.04*f)
+		}
+	}
+	// The load factor likewise.
 	m, err = resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: resample.Options{Seed: 1, LoadFactor: 2}, Weights: []float64{1, 3}})
 	if err != nil {
 		t.Fatal(err)
