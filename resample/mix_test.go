@@ -303,3 +303,43 @@ func TestMixEdges(t *testing.T) {
 		t.Errorf("oversize rules %q, %q", resample.OversizeDrop, resample.OversizeClamp)
 	}
 }
+
+// TestMixTiesAndWidth: two copies of one log mixed on a machine of 64
+// processors, at load factor 2: each log holds every long-term user once.
+// Jobs as wide as the machine (user 2's, 64 processors) are kept; jobs
+// submitted at the same time come in the logs' order.
+func TestMixTiesAndWidth(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	for i := range tr.Jobs {
+		if tr.Jobs[i].User == 2 {
+			tr.Jobs[i].Procs = 64
+		}
+	}
+	pa, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: resample.Options{Seed: 3, LoadFactor: 2}, Procs: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, ties := 0, 0
+	for i, j := range m.Jobs {
+		if j.Procs == 64 {
+			wide++
+		}
+		if i > 0 && j.Submit == m.Jobs[i-1].Submit && m.Log[i] != m.Log[i-1] {
+			ties++
+			if m.Log[i] < m.Log[i-1] {
+				t.Fatalf("jobs %d and %d at %d: logs %d then %d", i-1, i, j.Submit, m.Log[i-1], m.Log[i])
+			}
+		}
+	}
+	if m.Dropped != 0 || wide == 0 || ties == 0 {
+		t.Errorf("%d dropped, %d jobs of 64 processors, %d ties between the logs: want none dropped, some of each", m.Dropped, wide, ties)
+	}
+}
