@@ -339,6 +339,16 @@ func TestMixTiesAndWidth(t *testing.T) {
 			}
 		}
 	}
+	// Each copy counts its jobs.
+	n := map[int32]int{}
+	for _, j := range m.Jobs {
+		n[j.User]++
+	}
+	for i, c := range m.Copies {
+		if c.ID != int32(i+1) || c.Jobs != n[c.ID] {
+			t.Errorf("copy %d (ID %d): %d jobs, want %d", i, c.ID, c.Jobs, n[c.ID])
+		}
+	}
 	if m.Dropped != 0 || wide == 0 || ties == 0 {
 		t.Errorf("%d dropped, %d jobs of 64 processors, %d ties between the logs: want none dropped, some of each", m.Dropped, wide, ties)
 	}
