@@ -339,10 +339,13 @@ func TestMixTiesAndWidth(t *testing.T) {
 			}
 		}
 	}
-	// Each copy counts its jobs.
+	// Jobs are numbered from 1; each copy counts its jobs.
 	n := map[int32]int{}
-	for _, j := range m.Jobs {
+	for i, j := range m.Jobs {
 		n[j.User]++
+		if j.ID != int64(i+1) {
+			t.Fatalf("job %d numbered %d", i, j.ID)
+		}
 	}
 	for i, c := range m.Copies {
 		if c.ID != int32(i+1) || c.Jobs != n[c.ID] {
@@ -351,5 +354,29 @@ func TestMixTiesAndWidth(t *testing.T) {
 	}
 	if m.Dropped != 0 || wide == 0 || ties == 0 {
 		t.Errorf("%d dropped, %d jobs of 64 processors, %d ties between the logs: want none dropped, some of each", m.Dropped, wide, ties)
+	}
+}
+
+// TestMixMachineUnknown: a log without a machine size mixes only on a
+// machine of a given size; a zero weight is named by its position.
+func TestMixMachineUnknown(t *testing.T) {
+	pa, _ := mixLogs(t, 64)
+	tr := pa.Trace.Clone()
+	tr.Procs = 0
+	tr.Header.Delete("MaxProcs")
+	pb, err := resample.Classify(tr, resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{}); err == nil || !strings.Contains(err.Error(), "--machine N") {
+		t.Errorf("no machine size: error %v, want one asking for --machine N", err)
+	}
+	m, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Procs: 32, Options: resample.Options{Seed: 1}})
+	if err != nil || m.Procs != 32 {
+		t.Errorf("machine of 32: %v", err)
+	}
+	_, err = resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Weights: []float64{1, 0}})
+	if err == nil || !strings.Contains(err.Error(), "weight 2 is 0") {
+		t.Errorf("weights 1, 0: error %v, want weight 2 named", err)
 	}
 }
