@@ -3,6 +3,7 @@ package resample_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -191,8 +192,25 @@ func TestMixHeader(t *testing.T) {
 			t.Errorf("copy %d: header %+v, want log %d user %d", c.ID, got, m.CopyLog[i]+1, c.User)
 		}
 	}
-	if got := tr.Header.GetAll(resample.KeyMixLog); len(got) != 2 {
-		t.Errorf("MixLog lines %q", got)
+	// The logs by number, share, name and SHA-256 ("-" for a log built in
+	// memory); their parameters by number; the command when given; no wait
+	// times.
+	if got, want := tr.Header.GetAll(resample.KeyMixLog), []string{"1 0.5 synthetic -", "2 0.5 synthetic-b -"}; !slices.Equal(got, want) {
+		t.Errorf("MixLog lines %q, want %q", got, want)
+	}
+	if got := tr.Header.GetAll(resample.KeyParams); len(got) != 2 || !strings.HasPrefix(got[0], "log=1 ") || !strings.HasPrefix(got[1], "log=2 ") {
+		t.Errorf("parameter lines %q", got)
+	}
+	if v, _ := tr.Header.Get(resample.KeyCommand); v != "cmd" {
+		t.Errorf("command line %q", v)
+	}
+	if _, ok := m.Trace("").Header.Get(resample.KeyCommand); ok {
+		t.Error("a command line without a command")
+	}
+	for i := range tr.Jobs {
+		if tr.Jobs[i].Wait != -1 {
+			t.Fatalf("job %d: wait %d, want -1", i, tr.Jobs[i].Wait)
+		}
 	}
 	if v, _ := tr.Header.Get(resample.KeySeed); v != "3 stream 0" {
 		t.Errorf("seed line %q", v)

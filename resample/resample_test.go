@@ -117,6 +117,13 @@ func TestBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The limits themselves are accepted; the error names the value.
+	if _, err := p.Generate(resample.Options{LoadFactor: resample.MaxLoadFactor, Duration: resample.MinDuration}); err != nil {
+		t.Errorf("the largest load factor: %v", err)
+	}
+	if _, err := p.Generate(resample.Options{LoadFactor: 100.5}); err == nil || !strings.Contains(err.Error(), "load factor 100.5 ") {
+		t.Errorf("load factor 100.5: error %v, want the value named", err)
+	}
 	for _, o := range []resample.Options{
 		{LoadFactor: -1}, {LoadFactor: 101}, {Duration: 3 * day}, {Duration: 101 * 52 * week}, {RBNPW: 100}, {RBNPW: 0.01},
 	} {
