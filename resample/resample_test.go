@@ -117,7 +117,15 @@ func TestBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// With InnerRate the weekly rate counts the log's weeks less both
+	// boundary windows: 3 temporary users over 30 - 8 weeks.
+	if w, err := p.Generate(resample.Options{InnerRate: true, Duration: resample.MinDuration}); err != nil || p.Weeks() != 30 || w.Params.WeeklyRate != 3.0/22 {
+		t.Errorf("inner rate: %v, %d weeks; want 3/22 a week over 30 weeks (%v)", w.Params.WeeklyRate, p.Weeks(), err)
+	}
 	// The limits themselves are accepted; the error names the value.
+	if _, err := p.Generate(resample.Options{LoadFactor: 0.01, Duration: resample.MaxDuration}); err != nil {
+		t.Errorf("the longest duration: %v", err)
+	}
 	if _, err := p.Generate(resample.Options{LoadFactor: resample.MaxLoadFactor, Duration: resample.MinDuration}); err != nil {
 		t.Errorf("the largest load factor: %v", err)
 	}
