@@ -176,6 +176,10 @@ func TestDurationExcludesItsEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A duration of 20 whole weeks, from Monday 00:00, has 20 weeks.
+	if w, err := p.Generate(resample.Options{Seed: 1, Duration: 20 * week}); err != nil || w.Params.Weeks != 20 {
+		t.Fatalf("20 weeks: %d weeks (%v)", w.Params.Weeks, err)
+	}
 	end := int64(20*week + 9*3600 + 60)
 	for _, d := range []int64{end, end + 1} {
 		w, err := p.Generate(resample.Options{Seed: 1, Duration: d})
