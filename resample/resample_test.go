@@ -122,6 +122,24 @@ func TestBadInput(t *testing.T) {
 	if w, err := p.Generate(resample.Options{InnerRate: true, Duration: resample.MinDuration}); err != nil || p.Weeks() != 30 || w.Params.WeeklyRate != 3.0/22 {
 		t.Errorf("inner rate: %v, %d weeks; want 3/22 a week over 30 weeks (%v)", w.Params.WeeklyRate, p.Weeks(), err)
 	}
+	// A preference needs a positive bias and a known feature, or a set of
+	// users (which needs no feature).
+	for _, c := range []struct {
+		pref *resample.Preference
+		ok   bool
+	}{
+		{&resample.Preference{Feature: resample.FeatureJobs, High: true, Bias: 0}, false},
+		{&resample.Preference{Feature: 99, High: true, Bias: 2}, false},
+		{&resample.Preference{Users: map[int32]bool{1: true}, Label: "one", Bias: 2}, true},
+	} {
+		w, err := p.Generate(resample.Options{Prefer: c.pref, Duration: resample.MinDuration})
+		if (err == nil) != c.ok {
+			t.Errorf("preference %+v: error %v", *c.pref, err)
+		}
+		if err == nil && w.Params.PreferredLongTerm != 1 {
+			t.Errorf("preference %+v: %d preferred long-term users, want 1", *c.pref, w.Params.PreferredLongTerm)
+		}
+	}
 	// The limits themselves are accepted; the error names the value.
 	if _, err := p.Generate(resample.Options{LoadFactor: 0.01, Duration: resample.MaxDuration}); err != nil {
 		t.Errorf("the longest duration: %v", err)
