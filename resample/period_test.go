@@ -87,3 +87,31 @@ func TestPeriodOneGap(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderSourceLines: a resampled log's header gives the source's
+// SHA-256 when it is known (a log read from a file), and the command when
+// one is given.
+func TestHeaderSourceLines(t *testing.T) {
+	file, err := trace.Load(testdata.Odd("gap.swf"), trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := synth(30, "UTC", spans30)
+	for _, tr := range []*trace.Trace{file, mem} {
+		w, err := resample.Generate(tr, resample.ClassifyOptions{}, resample.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{"", "hpcwl resample"} {
+			h := w.Trace(cmd).Header
+			sha, ok := h.Get(resample.KeySHA256)
+			if ok != (tr.SHA256 != "") || sha != tr.SHA256 {
+				t.Errorf("%s: SHA-256 line %q (%v), want %q", tr.Name, sha, ok, tr.SHA256)
+			}
+			c, ok := h.Get(resample.KeyCommand)
+			if ok != (cmd != "") || c != cmd {
+				t.Errorf("%s: command line %q (%v), want %q", tr.Name, c, ok, cmd)
+			}
+		}
+	}
+}
