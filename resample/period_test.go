@@ -114,4 +114,18 @@ func TestHeaderSourceLines(t *testing.T) {
 			}
 		}
 	}
+	// The period in the parameters: the automatic one with the bounds it
+	// took (gap.swf's submits), or the one asked for.
+	for _, c := range []struct {
+		period resample.Period
+		want   string
+	}{{resample.PeriodAuto, " period=auto:submits "}, {resample.PeriodHeader, " period=header "}} {
+		w, err := resample.Generate(file, resample.ClassifyOptions{Period: c.period}, resample.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := w.Trace("").Header.Get(resample.KeyParams); !strings.Contains(v, c.want) {
+			t.Errorf("%v: parameters %q, want %q", c.period, v, c.want)
+		}
+	}
 }
