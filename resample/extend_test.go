@@ -349,3 +349,60 @@ func TestSegmentGenerate(t *testing.T) {
 		t.Error("a 5-week segment was resampled")
 	}
 }
+
+// TestPreferredFeatures ranks four long-term users by each feature against
+// the median, worked out by hand. Their jobs (synth: 5 a week, runtime
+// 3600 + user s): user 1 in weeks 0-29, 150 jobs on 8 processors; user 2
+// in weeks 0-25 without Fridays, 104 jobs on 3; user 3 in weeks 3-29, 135
+// on 4; user 4 in weeks 0-20, 105 on 5. Jobs: median 120, above it users 1
+// and 3. Jobs a week: 5, 4, 5, 5, median 5, below it user 2. Mean
+// runtime: 3601-3604 s, above the median users 3 and 4. Processors: above
+// 4.5, users 1 and 4. Mean area: 28,808, 10,806, 14,412, 18,020, above
+// 16,216, users 1 and 4, below it users 2 and 3.
+func TestPreferredFeatures(t *testing.T) {
+	tr := synth(30, "UTC", map[int32][2]int{1: {0, 29}, 2: {0, 25}, 3: {3, 29}, 4: {0, 20}})
+	var jobs []trace.Job
+	for _, j := range tr.Jobs {
+		if j.User == 2 && (j.Submit%week)/day == 4 {
+			continue
+		}
+		if j.User == 1 {
+			j.Procs = 8
+		}
+		jobs = append(jobs, j)
+	}
+	p, err := resample.Classify(trace.New(tr.Header, jobs, trace.Options{}), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.LongTerm) != 4 {
+		t.Fatalf("%d long-term users, want 4", len(p.LongTerm))
+	}
+	for _, c := range []struct {
+		f    resample.Feature
+		high bool
+		want []int32
+	}{
+		{resample.FeatureJobs, true, []int32{1, 3}},
+		{resample.FeatureJobsPerWeek, false, []int32{2}},
+		{resample.FeatureJobsPerWeek, true, nil},
+		{resample.FeatureRuntime, true, []int32{3, 4}},
+		{resample.FeatureProcs, true, []int32{1, 4}},
+		{resample.FeatureArea, true, []int32{1, 4}},
+		{resample.FeatureArea, false, []int32{2, 3}},
+	} {
+		var got []int32
+		for i, b := range p.Preferred(p.LongTerm, &resample.Preference{Feature: c.f, High: c.high, Bias: 2}) {
+			if b {
+				got = append(got, p.LongTerm[i].ID)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("feature %v, high %v: users %v, want %v", c.f, c.high, got, c.want)
+		}
+	}
+	if got := p.Preferred(nil, &resample.Preference{Feature: resample.FeatureJobs, High: true, Bias: 2}); len(got) != 0 {
+		t.Errorf("empty pool: %v", got)
+	}
+}
