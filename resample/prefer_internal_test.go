@@ -2,6 +2,7 @@ package resample
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -30,4 +31,28 @@ func TestSystematic(t *testing.T) {
 			rt.Fatalf("%d slots handed out, want %d", total, n)
 		}
 	})
+}
+
+// TestSystematicByHand: points falling exactly on a boundary C_i belong to
+// the next weight; and the last weight takes the last point even when the
+// running sum, rounded, ends below u + n - 1 (with u the largest float64
+// below 1, u + 1 rounds to 2, which the sum 2 of 0.3, 0.3, 0.4 does not
+// exceed).
+func TestSystematicByHand(t *testing.T) {
+	for _, c := range []struct {
+		w    []float64
+		n    int
+		u    float64
+		want []int
+	}{
+		{[]float64{1, 1}, 2, 0, []int{1, 1}},
+		{[]float64{1, 1, 2}, 4, 0, []int{1, 1, 2}},
+		{[]float64{0.3, 0.3, 0.4}, 2, math.Nextafter(1, 0), []int{0, 1, 1}},
+		{[]float64{1, 3}, 0, 0.5, []int{0, 0}},
+	} {
+		got := systematic(c.w, c.n, c.u)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("systematic(%v, %d, %v) = %v, want %v", c.w, c.n, c.u, got, c.want)
+		}
+	}
 }
