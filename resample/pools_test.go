@@ -2,6 +2,7 @@ package resample_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -255,5 +256,28 @@ func TestWeeksBySpan(t *testing.T) {
 		if got[2] != c.two || got[3] != c.three {
 			t.Errorf("by span %v: weeks active %v, want user 2 %d, user 3 %d", c.bySpan, got, c.two, c.three)
 		}
+	}
+}
+
+// TestRarePeriodsOrdered: a user's rare behaviours are listed by start,
+// whatever the order given, and a period of one second holds the job
+// submitted in it. User 1 of spans30 submits Monday to Friday at 09:01.
+func TestRarePeriodsOrdered(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	mon := func(w int64) int64 { return w*week + 9*3600 + 60 }
+	p, err := resample.Classify(tr, resample.ClassifyOptions{Rare: []resample.RarePeriod{
+		{User: 1, Begin: mon(10), End: mon(10) + day}, {User: 2, Begin: mon(5), End: mon(5)}, {User: 1, Begin: mon(3), End: mon(3)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range p.Rare {
+		got = append(got, fmt.Sprintf("%d:%d", u.ID, len(u.Jobs)))
+		if u.First != u.Period.Begin {
+			t.Errorf("rare behaviour %v starts at %d", *u.Period, u.First)
+		}
+	}
+	if want := []string{"1:1", "1:2"}; !slices.Equal(got, want) {
+		t.Errorf("rare behaviours %v, want %v (user 2 submits at 09:02)", got, want)
 	}
 }
