@@ -101,3 +101,22 @@ func TestRarePeriodBackwards(t *testing.T) {
 		t.Errorf("error %v, want one saying the period ends before it begins", err)
 	}
 }
+
+// TestDetectRareUserZero: user 0 is a user like any other for the
+// detector: its week 15 (26 jobs against 5 a week) is rare.
+func TestDetectRareUserZero(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	for i := range tr.Jobs {
+		if tr.Jobs[i].User == 1 {
+			tr.Jobs[i].User = 0
+		}
+	}
+	tr = withFlurries(tr, [3]int{0, 15, 21})
+	p, err := resample.Classify(tr, resample.ClassifyOptions{Detect: &resample.RareDetector{Factor: 5, MinJobs: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rare) != 1 || *p.Rare[0].Period != (resample.RarePeriod{User: 0, Begin: 15 * week, End: 16*week - 1}) {
+		t.Errorf("%d rare behaviours, want user 0's week 15", len(p.Rare))
+	}
+}
