@@ -120,3 +120,19 @@ func TestDetectRareUserZero(t *testing.T) {
 		t.Errorf("%d rare behaviours, want user 0's week 15", len(p.Rare))
 	}
 }
+
+// TestDetectRareEvenMedian: the median of an even number of weekly counts
+// is the mean of the two middle ones. User 6 of spans30 (5 jobs in weeks
+// 12 and 14) is given 10 jobs in week 13 and 18 in week 20: counts 5, 5,
+// 10, 18, median 7.5; with factor 2 week 20 is rare (18 > 15), which the
+// upper middle count alone (10, 20) would not make it.
+func TestDetectRareEvenMedian(t *testing.T) {
+	tr := withFlurries(synth(30, "UTC", spans30), [3]int{6, 13, 5}, [3]int{6, 20, 18})
+	p, err := resample.Classify(tr, resample.ClassifyOptions{Detect: &resample.RareDetector{Factor: 2, MinJobs: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rare) != 1 || *p.Rare[0].Period != (resample.RarePeriod{User: 6, Begin: 20 * week, End: 21*week - 1}) {
+		t.Errorf("%d rare behaviours, want user 6's week 20", len(p.Rare))
+	}
+}
