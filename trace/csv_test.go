@@ -40,7 +40,7 @@ func sameTrace(t *testing.T, got, want *trace.Trace) {
 }
 
 func TestCSVRoundTripRealLogs(t *testing.T) {
-	for _, lg := range testdata.Logs {
+	for _, lg := range realLogs() {
 		t.Run(lg.File, func(t *testing.T) {
 			tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
 			if err != nil {

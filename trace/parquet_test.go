@@ -82,7 +82,7 @@ func TestParquetRoundTripKTH(t *testing.T) {
 }
 
 func TestParquetRoundTripRealLogs(t *testing.T) {
-	for _, lg := range testdata.Logs {
+	for _, lg := range realLogs() {
 		t.Run(lg.File, func(t *testing.T) {
 			tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
 			if err != nil {

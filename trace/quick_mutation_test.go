@@ -1,0 +1,5 @@
+//go:build mutation
+
+package trace_test
+
+func init() { quick = true }
