@@ -82,6 +82,22 @@ func TestCSVRoundTripSmall(t *testing.T) {
 	sameTrace(t, back, tr)
 }
 
+// TestCSVFloatCells pins how the fractional fields are written: whole
+// numbers as integers, others in the shortest decimal form, and whole
+// numbers beyond int64 (1e20 kB of memory) in decimal, not wrapped round.
+func TestCSVFloatCells(t *testing.T) {
+	j := trace.Job{ID: 1, Submit: 0, Wait: 0, Runtime: 10, Procs: 1, AvgCPU: 3, UsedMem: 1e20, ReqProcs: -1, ReqTime: -1,
+		ReqMem: 0.25, Status: 1, User: 1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
+	var buf bytes.Buffer
+	if err := trace.New(swf.Header{}, []trace.Job{j}, trace.Options{}).WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(trace.CSVColumns[:], ",") + "\n1,0,0,10,1,3,100000000000000000000,-1,-1,0.25,1,1,-1,-1,-1,-1,-1,-1\n"
+	if buf.String() != want {
+		t.Errorf("wrote\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
 func TestReadCSVLenient(t *testing.T) {
 	rest := ",wait_time,average_cpu_time,used_memory,requested_processors,requested_time,requested_memory,status," +
 		"group_id,executable_number,queue_number,partition_number,preceding_job_number,think_time"
