@@ -104,9 +104,20 @@ func TestWritersMatchWholeTrace(t *testing.T) {
 	}
 }
 
-// A Scanner reads what Load reads, job by job.
+// A Scanner reads what Load reads, job by job, from SWF and Parquet.
 func TestScannerMatchesLoad(t *testing.T) {
 	names := []string{"builtin:KTH-SP2", testdata.Odd("reqtime.swf")}
+	// The odd log as Parquet: its requested times at the limit are read
+	// as unknown, and the oddities are kept in the file's header.
+	odd, err := trace.Load(testdata.Odd("reqtime.swf"), trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq := t.TempDir() + "/reqtime.parquet"
+	if err := os.WriteFile(pq, writeParquet(t, odd, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names = append(names, pq)
 	for _, l := range realLogs() {
 		names = append(names, testdata.Path(t, l.File))
 	}
@@ -136,6 +147,12 @@ func TestScannerMatchesLoad(t *testing.T) {
 				t.Fatalf("%s: job %d differs", name, i)
 			}
 			i++
+		}
+		if s.Len() != i || fmt.Sprint(*s.Header()) != fmt.Sprint(want.Header) && !want.Oddities.Any() {
+			t.Errorf("%s: Len() = %d after %d jobs, header %v", name, s.Len(), i, *s.Header())
+		}
+		if err := s.Next(new(trace.Job)); err != io.EOF {
+			t.Errorf("%s: Next after the end gave %v, want io.EOF", name, err)
 		}
 		got, err := s.Trace()
 		s.Close()
