@@ -73,6 +73,32 @@ func TestDerivedValues(t *testing.T) {
 	}
 }
 
+// TestDerivedBoundaries works the derived values out at their edges: a
+// zero submit time, wait or runtime is known, -1 is not; the processors
+// fall back from allocated to requested to -1.
+func TestDerivedBoundaries(t *testing.T) {
+	for _, tt := range []struct {
+		name                 string
+		j                    trace.Job
+		procs                int
+		start, end, response int64
+		area                 float64
+	}{
+		{"all zero", trace.Job{Procs: 0, ReqProcs: 3}, 3, 0, 0, 0, 0},
+		{"zero wait", trace.Job{Submit: 5, Runtime: 7, Procs: 2, ReqProcs: 9}, 2, 5, 12, 7, 14},
+		{"no processors", trace.Job{Submit: 5, Wait: 1, Runtime: 7, Procs: -1, ReqProcs: 0}, -1, 6, 13, 8, 0},
+		{"unknown wait", trace.Job{Submit: 5, Wait: -1, Runtime: 7, Procs: 1}, 1, -1, -1, -1, 7},
+		{"unknown submit", trace.Job{Submit: -1, Wait: 3, Runtime: 7, Procs: 1}, 1, -1, -1, 10, 7},
+		{"unknown runtime", trace.Job{Submit: 5, Wait: 3, Runtime: -1, Procs: 4}, 4, 8, -1, -1, 0},
+	} {
+		j := tt.j
+		if p, s, e, r, a := j.Processors(), j.Start(), j.End(), j.Response(), j.Area(); p != tt.procs || s != tt.start || e != tt.end || r != tt.response || a != tt.area {
+			t.Errorf("%s: procs %d start %d end %d response %d area %v; want %d %d %d %d %v",
+				tt.name, p, s, e, r, a, tt.procs, tt.start, tt.end, tt.response, tt.area)
+		}
+	}
+}
+
 func TestClock(t *testing.T) {
 	// KTH-SP2's header: UnixStartTime 843480031 is Mon Sep 23 14:00:31 CEST 1996.
 	tr := load(t, "; UnixStartTime: 843480031\n; TimeZone: 3600\n; TimeZoneString: Europe/Stockholm\n; MaxProcs: 100\n", trace.Options{})
