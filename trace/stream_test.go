@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -269,5 +270,57 @@ func TestParquetWriterRowGroups(t *testing.T) {
 	}
 	if g := len(f.RowGroups()); g != groups {
 		t.Errorf("%d row groups, want %d of at most 262,144 rows", g, groups)
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestWriterMisuse: a job or Close before the header without a spill file,
+// and a second header, are errors, and the first error sticks; a failing
+// output's error comes back from Close. JobWriterFunc calls its function.
+func TestWriterMisuse(t *testing.T) {
+	j := trace.Job{ID: 1, Procs: 1}
+	w := trace.NewWriter(io.Discard, trace.SWFLayout{})
+	if err := w.WriteJob(&j); !errors.Is(err, trace.ErrNoHeader) {
+		t.Errorf("job before the header: %v, want ErrNoHeader", err)
+	}
+	if err := w.WriteHeader(&swf.Header{}); !errors.Is(err, trace.ErrNoHeader) {
+		t.Errorf("header after a failed job: %v, want the first error", err)
+	}
+	if err := w.Close(); !errors.Is(err, trace.ErrNoHeader) || w.Jobs() != 0 {
+		t.Errorf("Close after a failed job: %v, %d jobs", err, w.Jobs())
+	}
+	if err := trace.NewWriter(io.Discard, trace.CSVLayout{}).Close(); !errors.Is(err, trace.ErrNoHeader) {
+		t.Errorf("Close without a header: %v, want ErrNoHeader", err)
+	}
+	w = trace.NewWriter(io.Discard, trace.SWFLayout{})
+	if err := w.WriteHeader(&swf.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteHeader(&swf.Header{}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("second header: %v", err)
+	}
+	if err := w.WriteJob(&j); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("job after the second header: %v, want the first error", err)
+	}
+	w = trace.NewWriter(failWriter{}, trace.CSVLayout{})
+	var h swf.Header
+	h.Add("MaxProcs", "4")
+	if err := w.WriteHeader(&h); err != nil {
+		t.Fatal(err) // buffered
+	}
+	if err := w.WriteJob(&j); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("Close on a failing output: %v", err)
+	}
+	n := 0
+	f := trace.JobWriterFunc(func(j *trace.Job) error { n += int(j.ID); return nil })
+	if err := f.WriteJob(&trace.Job{ID: 5}); err != nil || n != 5 {
+		t.Errorf("JobWriterFunc: %v, %d", err, n)
 	}
 }
