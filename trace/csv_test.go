@@ -115,8 +115,8 @@ func TestReadCSVLenient(t *testing.T) {
 	if j.ID != 2 || j.Submit != 5 || j.Runtime != 20 || j.Procs != 4 || j.User != 7 || j.Wait != -1 || j.ReqTime != -1 {
 		t.Errorf("job = %+v", j)
 	}
-	if tr.Jobs[0].User != -1 {
-		t.Errorf("empty cell read as %d, want -1", tr.Jobs[0].User)
+	if j := tr.Jobs[0]; j.User != -1 || j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 {
+		t.Errorf("empty cells read as user %d, CPU %v, memory %v and %v; want -1", j.User, j.AvgCPU, j.UsedMem, j.ReqMem)
 	}
 	if got := tr.Header.Lines[0].String(); got != "; a note" {
 		t.Errorf("free comment = %q", got)
@@ -150,6 +150,8 @@ func TestReadCSVErrors(t *testing.T) {
 			[]string{"field 6 (Average CPU Time)"}},
 		{"NaN", cols + "\n" + strings.Replace(row, "2,-1,-1,2", "2,NaN,-1,2", 1) + "\n", swf.ErrNotNumber,
 			[]string{"field 6"}},
+		{"negative float", cols + "\n" + strings.Replace(row, "2,-1,-1,2", "2,-1.5,-1,2", 1) + "\n", swf.ErrNegative,
+			[]string{"line 2", "field 6 (Average CPU Time)", `"-1.5"`}},
 		{"negative", cols + "\n" + strings.Replace(row, "1,0,5,10", "1,0,-5,10", 1) + "\n", swf.ErrNegative,
 			[]string{"field 3 (Wait Time)", `"-5"`}},
 		{"out of range", cols + "\n" + strings.Replace(row, "1,0,5,10,2", "1,0,5,10,99999999999", 1) + "\n", nil,
