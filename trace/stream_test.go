@@ -174,8 +174,12 @@ func TestCheckerFindsReusedNumbersAndDisorder(t *testing.T) {
 	tr.Name = "x"
 	ws := tr.Check()
 	if len(ws) != 2 || !strings.Contains(ws[0], "2 job(s) reuse") || !strings.Contains(ws[0], "first: job 5") ||
-		!strings.Contains(ws[1], "1 job(s) are submitted before") {
+		!strings.Contains(ws[1], "1 job(s) are submitted before") || !strings.Contains(ws[1], "(first: job 5)") {
 		t.Errorf("warnings %q", ws)
+	}
+	// A first job with an unknown submit time (-1) is not out of order.
+	if ws := trace.New(swf.Header{}, []trace.Job{{ID: 1, Submit: -1}, {ID: 2, Submit: 0}}, trace.Options{}).Check(); ws != nil {
+		t.Errorf("warnings %q, want none", ws)
 	}
 }
 
