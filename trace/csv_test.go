@@ -123,6 +123,25 @@ func TestReadCSVLenient(t *testing.T) {
 	}
 }
 
+// TestReadCSVWholeFloats: an integer field written as a float reads as
+// the integer up to 2^62; beyond, it is refused rather than wrapped.
+func TestReadCSVWholeFloats(t *testing.T) {
+	cols := strings.Join(trace.CSVColumns[:], ",")
+	for _, tc := range []struct {
+		cell string
+		want int64 // -2: refused
+	}{{"20.0", 20}, {"4.611686018427387904e18", 1 << 62}, {"4.611686018427389e18", -2}, {"1e300", -2}} {
+		in := cols + "\n1,0,5," + tc.cell + ",2,-1,-1,2,60,-1,1,3,3,-1,-1,-1,-1,-1\n"
+		tr, err := trace.ReadCSV(strings.NewReader(in), "w.csv", trace.Options{})
+		switch {
+		case tc.want == -2 && !errors.Is(err, swf.ErrNotInteger):
+			t.Errorf("run time %s: error %v, want ErrNotInteger", tc.cell, err)
+		case tc.want != -2 && (err != nil || tr.Jobs[0].Runtime != tc.want):
+			t.Errorf("run time %s: %v, want %d", tc.cell, err, tc.want)
+		}
+	}
+}
+
 func TestReadCSVErrors(t *testing.T) {
 	cols := strings.Join(trace.CSVColumns[:], ",")
 	row := "1,0,5,10,2,-1,-1,2,60,-1,1,3,3,-1,-1,-1,-1,-1"
