@@ -261,6 +261,21 @@ func TestParquetBadColumns(t *testing.T) {
 		{"negative wait", func(t *testing.T) []byte {
 			return writeRows(t, []map[string]any{fullRow("wait_time", int64(-7))}, schemaOf("", nil))
 		}, `"wait_time": -7`},
+		{"negative memory", func(t *testing.T) []byte {
+			s := schemaOf("used_memory", parquet.Leaf(parquet.DoubleType))
+			return writeRows(t, []map[string]any{fullRow("used_memory", -2.5)}, s)
+		}, `"used_memory": -2.5 is not a valid Used Memory`},
+		{"infinite CPU time", func(t *testing.T) []byte {
+			s := schemaOf("average_cpu_time", parquet.Leaf(parquet.DoubleType))
+			return writeRows(t, []map[string]any{fullRow("average_cpu_time", math.Inf(1))}, s)
+		}, `"average_cpu_time": +Inf is not a valid Average CPU Time`},
+		{"run time beyond 2^53", func(t *testing.T) []byte {
+			s := schemaOf("run_time", parquet.Leaf(parquet.DoubleType))
+			return writeRows(t, []map[string]any{fullRow("run_time", float64(1<<53+2))}, s)
+		}, `"run_time": 9.007199254740994e+15 is not a whole number`},
+		{"processors beyond int32", func(t *testing.T) []byte {
+			return writeRows(t, []map[string]any{fullRow("allocated_processors", int64(math.MaxInt32)+1)}, schemaOf("", nil))
+		}, `"allocated_processors": 2147483648: value out of range (at most 2147483647)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -284,6 +299,27 @@ func TestParquetBadColumns(t *testing.T) {
 	}
 	if tr.Len() != 1 || tr.Jobs[0].Runtime != 1 || tr.Jobs[0].AvgCPU != 1 {
 		t.Errorf("read %+v", tr.Jobs)
+	}
+	// The bounds themselves are read: 2^53 as a double run time, the
+	// largest int32 as processors, -1 as a double memory, a negative think
+	// time.
+	row := fullRow("run_time", float64(1<<53))
+	row["allocated_processors"], row["requested_memory"], row["think_time"] = int64(math.MaxInt32), -1.0, int64(-30)
+	s := schemaOf("run_time", parquet.Leaf(parquet.DoubleType))
+	s = parquet.NewSchema("jobs", parquet.Group(func() parquet.Group {
+		g := parquet.Group{}
+		for _, f := range s.Fields() {
+			g[f.Name()] = f
+		}
+		g["requested_memory"] = parquet.Leaf(parquet.DoubleType)
+		return g
+	}()))
+	tr, err = readParquet(writeRows(t, []map[string]any{row}, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := tr.Jobs[0]; j.Runtime != 1<<53 || j.Procs != math.MaxInt32 || j.ReqMem != -1 || j.ThinkTime != -30 {
+		t.Errorf("read %+v", j)
 	}
 }
 
