@@ -328,3 +328,31 @@ func TestWriterMisuse(t *testing.T) {
 		t.Errorf("JobWriterFunc: %v, %d", err, n)
 	}
 }
+
+// TestParquetWriterEdges: a trace without jobs gives WriteParquet's bytes,
+// and only the metadata keys given at creation may change (the header's
+// has its own setter).
+func TestParquetWriterEdges(t *testing.T) {
+	var h swf.Header
+	h.Add("MaxProcs", "4")
+	var want, got bytes.Buffer
+	if err := trace.New(h, nil, trace.Options{}).WriteParquet(&want, map[string]string{"k": "v"}); err != nil {
+		t.Fatal(err)
+	}
+	pw := trace.NewParquetWriter(&got, map[string]string{"k": "?"})
+	pw.SetHeader(&h)
+	for _, key := range []string{"other", trace.ParquetHeaderKey} {
+		if err := pw.SetMetadata(key, "x"); err == nil || !strings.Contains(err.Error(), "not given at creation") {
+			t.Errorf("SetMetadata(%q): %v", key, err)
+		}
+	}
+	if err := pw.SetMetadata("k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("no jobs: Parquet differs from WriteParquet (%d and %d bytes)", got.Len(), want.Len())
+	}
+}
