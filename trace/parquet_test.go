@@ -559,3 +559,26 @@ func TestLoadParquetStdin(t *testing.T) {
 		t.Errorf("name %q, sha256 %q", back.Name, back.SHA256)
 	}
 }
+
+// TestParquetDictionaryPages reads a file whose columns start with a
+// dictionary page, as pandas and Spark write them: the page check starts
+// each column chunk at its dictionary page.
+func TestParquetDictionaryPages(t *testing.T) {
+	g := parquet.Group{}
+	for _, c := range trace.CSVColumns {
+		g[c] = parquet.Encoded(parquet.Int(64), &parquet.RLEDictionary)
+	}
+	var rows []map[string]any
+	for i := range 500 {
+		r := fullRow("", nil)
+		r["job_number"], r["submit_time"], r["user_id"] = int64(i+1), int64(10*i), int64(i%3)
+		rows = append(rows, r)
+	}
+	tr, err := readParquet(writeRows(t, rows, parquet.NewSchema("jobs", g)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != 500 || tr.Jobs[499].Submit != 4990 || tr.Jobs[499].User != 1 || tr.Jobs[7].Runtime != 1 {
+		t.Errorf("read %d jobs, the last %+v", tr.Len(), tr.Jobs[tr.Len()-1])
+	}
+}
