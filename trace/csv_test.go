@@ -103,7 +103,7 @@ func TestReadCSVLenient(t *testing.T) {
 		"group_id,executable_number,queue_number,partition_number,preceding_job_number,think_time"
 	empty := strings.Repeat(",", 13)
 	in := "\ufeff# a note\n#; MaxProcs: 16\n\"Job Number\", submit_time ,RUN_TIME,allocated_processors,user_id" + rest + "\n" +
-		"1,0,10,2," + empty + "\n\"2\",5,20.0,4,7" + empty + "\r\n"
+		"1,0,10,2,\"\"" + empty + "\n\"2\",5,20.0,4,7" + empty + "\r\n"
 	tr, err := trace.ReadCSV(strings.NewReader(in), "x.csv", trace.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestReadCSVLenient(t *testing.T) {
 	if j.ID != 2 || j.Submit != 5 || j.Runtime != 20 || j.Procs != 4 || j.User != 7 || j.Wait != -1 || j.ReqTime != -1 {
 		t.Errorf("job = %+v", j)
 	}
-	if j := tr.Jobs[0]; j.User != -1 || j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 {
+	if j := tr.Jobs[0]; j.User != -1 /* "" */ || j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 {
 		t.Errorf("empty cells read as user %d, CPU %v, memory %v and %v; want -1", j.User, j.AvgCPU, j.UsedMem, j.ReqMem)
 	}
 	if got := tr.Header.Lines[0].String(); got != "; a note" {
@@ -154,8 +154,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"empty", "", swf.ErrEmpty, []string{"bad.csv", "no column row", "job_number"}},
 		{"header only", "#; MaxProcs: 4\n", swf.ErrEmpty, []string{"no column row"}},
 		{"no column row", row + "\n", trace.ErrCSVColumns, []string{"line 1", "must name the columns"}},
-		{"unknown column", "job_number,foo\n", trace.ErrCSVColumns, []string{"line 1", `unknown column "foo"`, "expected names"}},
-		{"duplicate column", "job_number,Job Number\n", trace.ErrCSVColumns, []string{"appears twice"}},
+		{"unknown column", "job_number,foo\n", trace.ErrCSVColumns, []string{"line 1", `column 2: unknown column "foo"`, "expected names"}},
+		{"duplicate column", "job_number,Job Number\n", trace.ErrCSVColumns, []string{`column 2: "Job Number" appears twice`}},
 		{"missing column", strings.Replace(cols, ",user_id", "", 1) + "\n", trace.ErrCSVColumns,
 			[]string{"line 1", "missing column(s) user_id"}},
 		{"17 fields", cols + "\n" + row[:strings.LastIndexByte(row, ',')] + "\n", swf.ErrFieldCount, []string{"line 2", "expected 18, found 17"}},
