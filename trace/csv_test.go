@@ -251,4 +251,16 @@ func TestReadCSVLongColumnQuotedShort(t *testing.T) {
 	if n := len(err.Error()); n > 1000 {
 		t.Errorf("message is %d bytes long, want a short prefix", n)
 	}
+	// A name of 120 bytes is quoted whole, one of 121 cut to 117 and "...".
+	for _, n := range []int{120, 121} {
+		name := strings.Repeat("y", n)
+		want := `"` + name + `"`
+		if n > 120 {
+			want = `"` + name[:117] + `..."`
+		}
+		_, err := trace.ReadCSV(strings.NewReader("job_number,"+name+"\n"), "big.csv", trace.Options{})
+		if err == nil || !strings.Contains(err.Error(), "unknown column "+want+";") {
+			t.Errorf("a name of %d bytes: %v", n, err)
+		}
+	}
 }
