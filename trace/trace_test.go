@@ -3,6 +3,7 @@ package trace_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -203,6 +204,16 @@ func TestFromSWFRange(t *testing.T) {
 	j.User = 1 << 40
 	if _, err := trace.FromSWF(&j); err == nil || !strings.Contains(err.Error(), "User ID") {
 		t.Errorf("err = %v, want out-of-range error naming User ID", err)
+	}
+	// The int32 range's ends are kept; one past the low end is refused.
+	j = swf.NewJob()
+	j.User, j.Group = math.MaxInt32, math.MinInt32
+	if tj, err := trace.FromSWF(&j); err != nil || tj.User != math.MaxInt32 || tj.Group != math.MinInt32 {
+		t.Errorf("ends of the range: %+v, %v", tj, err)
+	}
+	j.Queue = math.MinInt32 - 1
+	if _, err := trace.FromSWF(&j); !errors.Is(err, trace.ErrOutOfRange) || !strings.Contains(err.Error(), "field 15 (Queue Number)") {
+		t.Errorf("err = %v, want out-of-range error naming field 15", err)
 	}
 }
 
