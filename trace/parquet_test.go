@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/parquet-go/parquet-go"
@@ -580,5 +581,22 @@ func TestParquetDictionaryPages(t *testing.T) {
 	}
 	if tr.Len() != 500 || tr.Jobs[499].Submit != 4990 || tr.Jobs[499].User != 1 || tr.Jobs[7].Runtime != 1 {
 		t.Errorf("read %d jobs, the last %+v", tr.Len(), tr.Jobs[tr.Len()-1])
+	}
+}
+
+// TestParquetCreatedBy: the file names hpcwl's version and the revision it
+// was built from ("unknown" when the version has none).
+func TestParquetCreatedBy(t *testing.T) {
+	data := writeParquet(t, trace.New(swf.Header{}, nil, trace.Options{}), nil)
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver, build, _ := strings.Cut(version.String(), "+")
+	if build == "" {
+		build = "unknown"
+	}
+	if got, want := pf.Metadata().CreatedBy, "hpcwl version "+ver+"(build "+build+")"; got != want {
+		t.Errorf("created_by %q, want %q", got, want)
 	}
 }
