@@ -115,7 +115,8 @@ func TestReadCSVLenient(t *testing.T) {
 	if j.ID != 2 || j.Submit != 5 || j.Runtime != 20 || j.Procs != 4 || j.User != 7 || j.Wait != -1 || j.ReqTime != -1 {
 		t.Errorf("job = %+v", j)
 	}
-	if j := tr.Jobs[0]; j.User != -1 /* "" */ || j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 {
+	// The first row's user is "", its other cells empty.
+	if j := tr.Jobs[0]; j.User != -1 || j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 {
 		t.Errorf("empty cells read as user %d, CPU %v, memory %v and %v; want -1", j.User, j.AvgCPU, j.UsedMem, j.ReqMem)
 	}
 	if got := tr.Header.Lines[0].String(); got != "; a note" {
