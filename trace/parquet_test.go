@@ -2,7 +2,9 @@ package trace_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -373,6 +375,26 @@ func TestParquetTruncated(t *testing.T) {
 	_, err = readParquet(bad)
 	if err == nil || !strings.Contains(err.Error(), "footer's length (2147483647 bytes) exceeds the file") {
 		t.Errorf("error %v does not say the footer length is wrong", err)
+	}
+	// The bound is the file less its two magic numbers and the length
+	// itself: one byte more is refused here, the bound itself goes on to
+	// the Parquet library (which finds no footer there).
+	for _, extra := range []int{-12, -11} {
+		bad := bytes.Clone(data)
+		binary.LittleEndian.PutUint32(bad[len(bad)-8:], uint32(len(bad)+extra))
+		_, err = readParquet(bad)
+		want := fmt.Sprintf("footer's length (%d bytes) exceeds the file", len(bad)+extra)
+		if err == nil || strings.Contains(err.Error(), want) != (extra == -11) {
+			t.Errorf("footer length of the file's %d bytes %+d: %v", len(bad), extra, err)
+		}
+	}
+	// Eleven bytes are too short for any Parquet file; twelve are not
+	// refused for their length.
+	for _, n := range []int{11, 12} {
+		_, err := readParquet(data[:n])
+		if err == nil || strings.Contains(err.Error(), "shorter than any Parquet file") != (n == 11) {
+			t.Errorf("cut at %d bytes: %v", n, err)
+		}
 	}
 }
 
