@@ -355,4 +355,9 @@ func TestParquetWriterEdges(t *testing.T) {
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Errorf("no jobs: Parquet differs from WriteParquet (%d and %d bytes)", got.Len(), want.Len())
 	}
+	// It reads back as a trace without jobs, with its header.
+	back, err := trace.ReadParquet(bytes.NewReader(got.Bytes()), int64(got.Len()), "empty.parquet", trace.Options{})
+	if err != nil || back.Len() != 0 || back.Procs != 4 {
+		t.Errorf("read back: %v, %+v", err, back)
+	}
 }
