@@ -14,6 +14,9 @@ func TestFitHPC2N(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real log")
 	}
+	if quick {
+		t.Skip("the whole log: not under the mutation tag (TestFitHPC2NPrefix checks a prefix)")
+	}
 	tr, err := trace.Load(testdata.Path(t, "HPC2N-2002-2.2-cln.swf.gz"), trace.Options{})
 	if err != nil {
 		t.Fatal(err)

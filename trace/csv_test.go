@@ -40,7 +40,7 @@ func sameTrace(t *testing.T, got, want *trace.Trace) {
 }
 
 func TestCSVRoundTripRealLogs(t *testing.T) {
-	for _, lg := range testdata.Logs {
+	for _, lg := range realLogs() {
 		t.Run(lg.File, func(t *testing.T) {
 			tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
 			if err != nil {
@@ -82,12 +82,28 @@ func TestCSVRoundTripSmall(t *testing.T) {
 	sameTrace(t, back, tr)
 }
 
+// TestCSVFloatCells pins how the fractional fields are written: whole
+// numbers as integers, others in the shortest decimal form, and whole
+// numbers beyond int64 (1e20 kB of memory) in decimal, not wrapped round.
+func TestCSVFloatCells(t *testing.T) {
+	j := trace.Job{ID: 1, Submit: 0, Wait: 0, Runtime: 10, Procs: 1, AvgCPU: 3, UsedMem: 1e20, ReqProcs: -1, ReqTime: -1,
+		ReqMem: 0.25, Status: 1, User: 1, Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1}
+	var buf bytes.Buffer
+	if err := trace.New(swf.Header{}, []trace.Job{j}, trace.Options{}).WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(trace.CSVColumns[:], ",") + "\n1,0,0,10,1,3,100000000000000000000,-1,-1,0.25,1,1,-1,-1,-1,-1,-1,-1\n"
+	if buf.String() != want {
+		t.Errorf("wrote\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
 func TestReadCSVLenient(t *testing.T) {
 	rest := ",wait_time,average_cpu_time,used_memory,requested_processors,requested_time,requested_memory,status," +
 		"group_id,executable_number,queue_number,partition_number,preceding_job_number,think_time"
 	empty := strings.Repeat(",", 13)
 	in := "\ufeff# a note\n#; MaxProcs: 16\n\"Job Number\", submit_time ,RUN_TIME,allocated_processors,user_id" + rest + "\n" +
-		"1,0,10,2," + empty + "\n\"2\",5,20.0,4,7" + empty + "\r\n"
+		"1,0,10,2,\"\"" + empty + "\n\"2\",5,20.0,4,7" + empty + "\r\n"
 	tr, err := trace.ReadCSV(strings.NewReader(in), "x.csv", trace.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,11 +115,31 @@ func TestReadCSVLenient(t *testing.T) {
 	if j.ID != 2 || j.Submit != 5 || j.Runtime != 20 || j.Procs != 4 || j.User != 7 || j.Wait != -1 || j.ReqTime != -1 {
 		t.Errorf("job = %+v", j)
 	}
-	if tr.Jobs[0].User != -1 {
-		t.Errorf("empty cell read as %d, want -1", tr.Jobs[0].User)
+	// The first row's user is "", its other cells empty.
+	if j := tr.Jobs[0]; j.User != -1 || j.AvgCPU != -1 || j.UsedMem != -1 || j.ReqMem != -1 {
+		t.Errorf("empty cells read as user %d, CPU %v, memory %v and %v; want -1", j.User, j.AvgCPU, j.UsedMem, j.ReqMem)
 	}
 	if got := tr.Header.Lines[0].String(); got != "; a note" {
 		t.Errorf("free comment = %q", got)
+	}
+}
+
+// TestReadCSVWholeFloats: an integer field written as a float reads as
+// the integer up to 2^62; beyond, it is refused rather than wrapped.
+func TestReadCSVWholeFloats(t *testing.T) {
+	cols := strings.Join(trace.CSVColumns[:], ",")
+	for _, tc := range []struct {
+		cell string
+		want int64 // -2: refused
+	}{{"20.0", 20}, {"4.611686018427387904e18", 1 << 62}, {"4.611686018427389e18", -2}, {"1e300", -2}} {
+		in := cols + "\n1,0,5," + tc.cell + ",2,-1,-1,2,60,-1,1,3,3,-1,-1,-1,-1,-1\n"
+		tr, err := trace.ReadCSV(strings.NewReader(in), "w.csv", trace.Options{})
+		switch {
+		case tc.want == -2 && !errors.Is(err, swf.ErrNotInteger):
+			t.Errorf("run time %s: error %v, want ErrNotInteger", tc.cell, err)
+		case tc.want != -2 && (err != nil || tr.Jobs[0].Runtime != tc.want):
+			t.Errorf("run time %s: %v, want %d", tc.cell, err, tc.want)
+		}
 	}
 }
 
@@ -119,8 +155,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"empty", "", swf.ErrEmpty, []string{"bad.csv", "no column row", "job_number"}},
 		{"header only", "#; MaxProcs: 4\n", swf.ErrEmpty, []string{"no column row"}},
 		{"no column row", row + "\n", trace.ErrCSVColumns, []string{"line 1", "must name the columns"}},
-		{"unknown column", "job_number,foo\n", trace.ErrCSVColumns, []string{"line 1", `unknown column "foo"`, "expected names"}},
-		{"duplicate column", "job_number,Job Number\n", trace.ErrCSVColumns, []string{"appears twice"}},
+		{"unknown column", "job_number,foo\n", trace.ErrCSVColumns, []string{"line 1", `column 2: unknown column "foo"`, "expected names"}},
+		{"duplicate column", "job_number,Job Number\n", trace.ErrCSVColumns, []string{`column 2: "Job Number" appears twice`}},
 		{"missing column", strings.Replace(cols, ",user_id", "", 1) + "\n", trace.ErrCSVColumns,
 			[]string{"line 1", "missing column(s) user_id"}},
 		{"17 fields", cols + "\n" + row[:strings.LastIndexByte(row, ',')] + "\n", swf.ErrFieldCount, []string{"line 2", "expected 18, found 17"}},
@@ -134,6 +170,8 @@ func TestReadCSVErrors(t *testing.T) {
 			[]string{"field 6 (Average CPU Time)"}},
 		{"NaN", cols + "\n" + strings.Replace(row, "2,-1,-1,2", "2,NaN,-1,2", 1) + "\n", swf.ErrNotNumber,
 			[]string{"field 6"}},
+		{"negative float", cols + "\n" + strings.Replace(row, "2,-1,-1,2", "2,-1.5,-1,2", 1) + "\n", swf.ErrNegative,
+			[]string{"line 2", "field 6 (Average CPU Time)", `"-1.5"`}},
 		{"negative", cols + "\n" + strings.Replace(row, "1,0,5,10", "1,0,-5,10", 1) + "\n", swf.ErrNegative,
 			[]string{"field 3 (Wait Time)", `"-5"`}},
 		{"out of range", cols + "\n" + strings.Replace(row, "1,0,5,10,2", "1,0,5,10,99999999999", 1) + "\n", nil,
@@ -213,5 +251,17 @@ func TestReadCSVLongColumnQuotedShort(t *testing.T) {
 	}
 	if n := len(err.Error()); n > 1000 {
 		t.Errorf("message is %d bytes long, want a short prefix", n)
+	}
+	// A name of 120 bytes is quoted whole, one of 121 cut to 117 and "...".
+	for _, n := range []int{120, 121} {
+		name := strings.Repeat("y", n)
+		want := `"` + name + `"`
+		if n > 120 {
+			want = `"` + name[:117] + `..."`
+		}
+		_, err := trace.ReadCSV(strings.NewReader("job_number,"+name+"\n"), "big.csv", trace.Options{})
+		if err == nil || !strings.Contains(err.Error(), "unknown column "+want+";") {
+			t.Errorf("a name of %d bytes: %v", n, err)
+		}
 	}
 }

@@ -83,3 +83,26 @@ func TestRunnable(t *testing.T) {
 		t.Errorf("dropped.swf: %d unrunnable jobs, want 6", n)
 	}
 }
+
+// TestOdditiesString pins the sentence: the fields in SWF order with their
+// counts, then the requested times at the limit; nothing when nothing was
+// replaced (addOutOfRange ignores a count of 0).
+func TestOdditiesString(t *testing.T) {
+	var o Oddities
+	o.addOutOfRange(12, 0)
+	if o.Any() || o.String() != "" || o.OutOfRange != nil {
+		t.Errorf("nothing replaced: %+v, %q", o, o.String())
+	}
+	o.addOutOfRange(12, 1)
+	o.addOutOfRange(11, 2)
+	o.addOutOfRange(12, 1)
+	o.ReqTimeAtLimit = 3
+	want := "4 value(s) out of range read as unknown (-1): Status 2, User ID 2; " +
+		"3 requested time(s) at an integer limit (>= 2147483647 s, \"unlimited\") read as unknown (-1)"
+	if got := o.String(); got != want || !o.Any() {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if o := (Oddities{ReqTimeAtLimit: 1}); !o.Any() {
+		t.Error("a requested time at the limit is an oddity")
+	}
+}

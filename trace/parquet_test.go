@@ -2,7 +2,9 @@ package trace_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/internal/version"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/parquet-go/parquet-go"
@@ -82,7 +85,7 @@ func TestParquetRoundTripKTH(t *testing.T) {
 }
 
 func TestParquetRoundTripRealLogs(t *testing.T) {
-	for _, lg := range testdata.Logs {
+	for _, lg := range realLogs() {
 		t.Run(lg.File, func(t *testing.T) {
 			tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
 			if err != nil {
@@ -261,6 +264,21 @@ func TestParquetBadColumns(t *testing.T) {
 		{"negative wait", func(t *testing.T) []byte {
 			return writeRows(t, []map[string]any{fullRow("wait_time", int64(-7))}, schemaOf("", nil))
 		}, `"wait_time": -7`},
+		{"negative memory", func(t *testing.T) []byte {
+			s := schemaOf("used_memory", parquet.Leaf(parquet.DoubleType))
+			return writeRows(t, []map[string]any{fullRow("used_memory", -2.5)}, s)
+		}, `"used_memory": -2.5 is not a valid Used Memory`},
+		{"infinite CPU time", func(t *testing.T) []byte {
+			s := schemaOf("average_cpu_time", parquet.Leaf(parquet.DoubleType))
+			return writeRows(t, []map[string]any{fullRow("average_cpu_time", math.Inf(1))}, s)
+		}, `"average_cpu_time": +Inf is not a valid Average CPU Time`},
+		{"run time beyond 2^53", func(t *testing.T) []byte {
+			s := schemaOf("run_time", parquet.Leaf(parquet.DoubleType))
+			return writeRows(t, []map[string]any{fullRow("run_time", float64(1<<53+2))}, s)
+		}, `"run_time": 9.007199254740994e+15 is not a whole number`},
+		{"processors beyond int32", func(t *testing.T) []byte {
+			return writeRows(t, []map[string]any{fullRow("allocated_processors", int64(math.MaxInt32)+1)}, schemaOf("", nil))
+		}, `"allocated_processors": 2147483648: value out of range (at most 2147483647)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -285,6 +303,27 @@ func TestParquetBadColumns(t *testing.T) {
 	if tr.Len() != 1 || tr.Jobs[0].Runtime != 1 || tr.Jobs[0].AvgCPU != 1 {
 		t.Errorf("read %+v", tr.Jobs)
 	}
+	// The bounds themselves are read: 2^53 as a double run time, the
+	// largest int32 as processors, -1 as a double memory, a negative think
+	// time.
+	row := fullRow("run_time", float64(1<<53))
+	row["allocated_processors"], row["requested_memory"], row["think_time"] = int64(math.MaxInt32), -1.0, int64(-30)
+	s := schemaOf("run_time", parquet.Leaf(parquet.DoubleType))
+	s = parquet.NewSchema("jobs", parquet.Group(func() parquet.Group {
+		g := parquet.Group{}
+		for _, f := range s.Fields() {
+			g[f.Name()] = f
+		}
+		g["requested_memory"] = parquet.Leaf(parquet.DoubleType)
+		return g
+	}()))
+	tr, err = readParquet(writeRows(t, []map[string]any{row}, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j := tr.Jobs[0]; j.Runtime != 1<<53 || j.Procs != math.MaxInt32 || j.ReqMem != -1 || j.ThinkTime != -30 {
+		t.Errorf("read %+v", j)
+	}
 }
 
 // TestParquetTruncated cuts a Parquet trace at every length and flips bytes:
@@ -301,9 +340,9 @@ func TestParquetTruncated(t *testing.T) {
 	data := writeParquet(t, trace.New(h, jobs, trace.Options{}), nil)
 
 	// Every length near the ends, where the magic bytes and the footer are;
-	// every 7th in between.
+	// every 7th in between (29th under the mutation tag).
 	for n := 0; n < len(data); n++ {
-		if n > 64 && n < len(data)-600 && n%7 != 0 {
+		if n > 64 && n < len(data)-600 && n%quickStep() != 0 {
 			continue
 		}
 		_, err := readParquet(data[:n])
@@ -317,7 +356,7 @@ func TestParquetTruncated(t *testing.T) {
 	// A damaged byte anywhere: an error or (where the byte is not checked,
 	// e.g. inside a value) a trace, never a panic.
 	for i := range data {
-		if i > 64 && i < len(data)-600 && i%7 != 0 {
+		if i > 64 && i < len(data)-600 && i%quickStep() != 0 {
 			continue
 		}
 		bad := bytes.Clone(data)
@@ -336,6 +375,26 @@ func TestParquetTruncated(t *testing.T) {
 	_, err = readParquet(bad)
 	if err == nil || !strings.Contains(err.Error(), "footer's length (2147483647 bytes) exceeds the file") {
 		t.Errorf("error %v does not say the footer length is wrong", err)
+	}
+	// The bound is the file less its two magic numbers and the length
+	// itself: one byte more is refused here, the bound itself goes on to
+	// the Parquet library (which finds no footer there).
+	for _, extra := range []int{-12, -11} {
+		bad := bytes.Clone(data)
+		binary.LittleEndian.PutUint32(bad[len(bad)-8:], uint32(len(bad)+extra))
+		_, err = readParquet(bad)
+		want := fmt.Sprintf("footer's length (%d bytes) exceeds the file", len(bad)+extra)
+		if err == nil || strings.Contains(err.Error(), want) != (extra == -11) {
+			t.Errorf("footer length of the file's %d bytes %+d: %v", len(bad), extra, err)
+		}
+	}
+	// Eleven bytes are too short for any Parquet file; twelve are not
+	// refused for their length.
+	for _, n := range []int{11, 12} {
+		_, err := readParquet(data[:n])
+		if err == nil || strings.Contains(err.Error(), "shorter than any Parquet file") != (n == 11) {
+			t.Errorf("cut at %d bytes: %v", n, err)
+		}
 	}
 }
 
@@ -521,5 +580,45 @@ func TestLoadParquetStdin(t *testing.T) {
 	sameTrace(t, back, orig)
 	if back.Name != "-" || len(back.SHA256) != 64 {
 		t.Errorf("name %q, sha256 %q", back.Name, back.SHA256)
+	}
+}
+
+// TestParquetDictionaryPages reads a file whose columns start with a
+// dictionary page, as pandas and Spark write them: the page check starts
+// each column chunk at its dictionary page.
+func TestParquetDictionaryPages(t *testing.T) {
+	g := parquet.Group{}
+	for _, c := range trace.CSVColumns {
+		g[c] = parquet.Encoded(parquet.Int(64), &parquet.RLEDictionary)
+	}
+	var rows []map[string]any
+	for i := range 500 {
+		r := fullRow("", nil)
+		r["job_number"], r["submit_time"], r["user_id"] = int64(i+1), int64(10*i), int64(i%3)
+		rows = append(rows, r)
+	}
+	tr, err := readParquet(writeRows(t, rows, parquet.NewSchema("jobs", g)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Len() != 500 || tr.Jobs[499].Submit != 4990 || tr.Jobs[499].User != 1 || tr.Jobs[7].Runtime != 1 {
+		t.Errorf("read %d jobs, the last %+v", tr.Len(), tr.Jobs[tr.Len()-1])
+	}
+}
+
+// TestParquetCreatedBy: the file names hpcwl's version and the revision it
+// was built from ("unknown" when the version has none).
+func TestParquetCreatedBy(t *testing.T) {
+	data := writeParquet(t, trace.New(swf.Header{}, nil, trace.Options{}), nil)
+	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver, build, _ := strings.Cut(version.String(), "+")
+	if build == "" {
+		build = "unknown"
+	}
+	if got, want := pf.Metadata().CreatedBy, "hpcwl version "+ver+"(build "+build+")"; got != want {
+		t.Errorf("created_by %q, want %q", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/testdata"
+	"github.com/hpcwl/hpcwl/swf"
 )
 
 func TestHeaderGaps(t *testing.T) {
@@ -44,5 +45,28 @@ func TestDetectGapsThreshold(t *testing.T) {
 		if got := DetectGaps(tc.first, tc.last, tc.end, tc.hasEnd); got != tc.want {
 			t.Errorf("DetectGaps(%d, %d, %d, %v) = %+v, want %+v", tc.first, tc.last, tc.end, tc.hasEnd, got, tc.want)
 		}
+	}
+}
+
+// TestGapsString pins the sentences: a lead alone, a tail alone, both, none.
+func TestGapsString(t *testing.T) {
+	for _, tc := range []struct {
+		g    Gaps
+		want string
+	}{
+		{Gaps{Lead: 29 * 86400}, "the header's period starts 29.0 days before the first job (more than 28 days without jobs)"},
+		{Gaps{Tail: 30*86400 + 43200}, "ends 30.5 days after the last job (more than 28 days without jobs)"},
+		{Gaps{Lead: 36 * 3600 * 24, Tail: 1}, "the header's period starts 36.0 days before the first job and ends 0.0 days after the last job (more than 28 days without jobs)"},
+		{Gaps{}, ""},
+	} {
+		if got := tc.g.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.g, got, tc.want)
+		}
+		if tc.g.Any() != (tc.want != "") {
+			t.Errorf("%+v: Any() = %v", tc.g, tc.g.Any())
+		}
+	}
+	if g := New(swf.Header{}, nil, Options{}).HeaderGaps(); g != (Gaps{}) {
+		t.Errorf("no jobs: gaps %+v", g)
 	}
 }

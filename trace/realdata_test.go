@@ -10,7 +10,7 @@ import (
 )
 
 func TestRealLogsLoad(t *testing.T) {
-	for _, lg := range testdata.Logs {
+	for _, lg := range realLogs() {
 		t.Run(lg.File, func(t *testing.T) {
 			tr, err := trace.Load(testdata.Path(t, lg.File), trace.Options{})
 			if err != nil {

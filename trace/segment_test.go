@@ -39,3 +39,34 @@ func TestSegments(t *testing.T) {
 		t.Errorf("name %q", segs[0].Name)
 	}
 }
+
+// TestSegmentsEnd: a log whose last job is submitted at 19 s ends at 20 s,
+// so [10, 20) is complete; a header EndTime of 30 s makes [20, 30) a
+// third, empty segment, whose header starts at 1020 and ends at 1030.
+func TestSegmentsEnd(t *testing.T) {
+	var h swf.Header
+	h.Set("UnixStartTime", "1000")
+	h.Set("TimeZoneString", "UTC")
+	var jobs []Job
+	for i, s := range []int64{0, 5, 10, 19} {
+		jobs = append(jobs, Job{ID: int64(i + 1), Submit: s, Runtime: 1, Procs: 1, ReqProcs: 1, Wait: 0})
+	}
+	segs := New(h, jobs, Options{Procs: 4}).Segments(10)
+	if len(segs) != 2 || segs[1].Len() != 2 || segs[1].Jobs[1].Submit != 9 {
+		t.Fatalf("%d segments, want 2 with the jobs at 10 and 19 s (now 0 and 9) in the second", len(segs))
+	}
+	h.Set("EndTime", "Thu Jan  1 00:17:10 UTC 1970") // 1030
+	segs = New(h, jobs, Options{Procs: 4}).Segments(10)
+	if len(segs) != 3 || segs[2].Len() != 0 {
+		t.Fatalf("%d segments, want 3, the last empty", len(segs))
+	}
+	for key, want := range map[string]string{"UnixStartTime": "1020", "StartTime": "Thu Jan 01 00:17:00 UTC 1970",
+		"EndTime": "Thu Jan 01 00:17:10 UTC 1970"} {
+		if v, _ := segs[2].Header.Get(key); v != want {
+			t.Errorf("third segment's %s = %q, want %q", key, v, want)
+		}
+	}
+	if segs[2].Procs != 4 {
+		t.Errorf("third segment's procs %d, want 4", segs[2].Procs)
+	}
+}

@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,7 +56,7 @@ func streamed(t *testing.T, tr *trace.Trace, l trace.Layout, deferred bool) []by
 // embedded log and every real log.
 func TestWritersMatchWholeTrace(t *testing.T) {
 	names := []string{"builtin:KTH-SP2"}
-	for _, l := range testdata.Logs {
+	for _, l := range realLogs() {
 		names = append(names, testdata.Path(t, l.File))
 	}
 	for _, name := range names {
@@ -104,10 +105,21 @@ func TestWritersMatchWholeTrace(t *testing.T) {
 	}
 }
 
-// A Scanner reads what Load reads, job by job.
+// A Scanner reads what Load reads, job by job, from SWF and Parquet.
 func TestScannerMatchesLoad(t *testing.T) {
 	names := []string{"builtin:KTH-SP2", testdata.Odd("reqtime.swf")}
-	for _, l := range testdata.Logs {
+	// The odd log as Parquet: its requested times at the limit are read
+	// as unknown, and the oddities are kept in the file's header.
+	odd, err := trace.Load(testdata.Odd("reqtime.swf"), trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq := t.TempDir() + "/reqtime.parquet"
+	if err := os.WriteFile(pq, writeParquet(t, odd, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names = append(names, pq)
+	for _, l := range realLogs() {
 		names = append(names, testdata.Path(t, l.File))
 	}
 	for _, name := range names {
@@ -137,6 +149,12 @@ func TestScannerMatchesLoad(t *testing.T) {
 			}
 			i++
 		}
+		if s.Len() != i || fmt.Sprint(*s.Header()) != fmt.Sprint(want.Header) && !want.Oddities.Any() {
+			t.Errorf("%s: Len() = %d after %d jobs, header %v", name, s.Len(), i, *s.Header())
+		}
+		if err := s.Next(new(trace.Job)); err != io.EOF {
+			t.Errorf("%s: Next after the end gave %v, want io.EOF", name, err)
+		}
 		got, err := s.Trace()
 		s.Close()
 		if err != nil {
@@ -156,8 +174,12 @@ func TestCheckerFindsReusedNumbersAndDisorder(t *testing.T) {
 	tr.Name = "x"
 	ws := tr.Check()
 	if len(ws) != 2 || !strings.Contains(ws[0], "2 job(s) reuse") || !strings.Contains(ws[0], "first: job 5") ||
-		!strings.Contains(ws[1], "1 job(s) are submitted before") {
+		!strings.Contains(ws[1], "1 job(s) are submitted before") || !strings.Contains(ws[1], "(first: job 5)") {
 		t.Errorf("warnings %q", ws)
+	}
+	// A first job with an unknown submit time (-1) is not out of order.
+	if ws := trace.New(swf.Header{}, []trace.Job{{ID: 1, Submit: -1}, {ID: 2, Submit: 0}}, trace.Options{}).Check(); ws != nil {
+		t.Errorf("warnings %q, want none", ws)
 	}
 }
 
@@ -203,7 +225,10 @@ func TestParquetWriterRowGroups(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 1.1 million rows twice")
 	}
-	n := 1<<20 + 70001
+	n, groups := 1<<20+70001, 5
+	if quick {
+		n, groups = 1<<18+1, 2 // one row past the first group
+	}
 	jobs := make([]trace.Job, n)
 	for i := range jobs {
 		jobs[i] = trace.Job{ID: int64(i + 1), Submit: int64(i * 7), Wait: int64(i % 13), Runtime: int64(i % 977), Procs: int32(1 + i%64),
@@ -243,11 +268,96 @@ func TestParquetWriterRowGroups(t *testing.T) {
 		}
 		t.Errorf("read back: %d jobs of %d, header %v, written %v", len(back.Jobs), n, back.Header, tr.Header)
 	}
-	groups, err := parquet.OpenFile(bytes.NewReader(got.Bytes()), int64(got.Len()))
+	f, err := parquet.OpenFile(bytes.NewReader(got.Bytes()), int64(got.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := len(groups.RowGroups()); g != 5 {
-		t.Errorf("%d row groups, want 5 of at most 262,144 rows", g)
+	if g := len(f.RowGroups()); g != groups {
+		t.Errorf("%d row groups, want %d of at most 262,144 rows", g, groups)
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestWriterMisuse: a job or Close before the header without a spill file,
+// and a second header, are errors, and the first error sticks; a failing
+// output's error comes back from Close. JobWriterFunc calls its function.
+func TestWriterMisuse(t *testing.T) {
+	j := trace.Job{ID: 1, Procs: 1}
+	w := trace.NewWriter(io.Discard, trace.SWFLayout{})
+	if err := w.WriteJob(&j); !errors.Is(err, trace.ErrNoHeader) {
+		t.Errorf("job before the header: %v, want ErrNoHeader", err)
+	}
+	if err := w.WriteHeader(&swf.Header{}); !errors.Is(err, trace.ErrNoHeader) {
+		t.Errorf("header after a failed job: %v, want the first error", err)
+	}
+	if err := w.Close(); !errors.Is(err, trace.ErrNoHeader) || w.Jobs() != 0 {
+		t.Errorf("Close after a failed job: %v, %d jobs", err, w.Jobs())
+	}
+	if err := trace.NewWriter(io.Discard, trace.CSVLayout{}).Close(); !errors.Is(err, trace.ErrNoHeader) {
+		t.Errorf("Close without a header: %v, want ErrNoHeader", err)
+	}
+	w = trace.NewWriter(io.Discard, trace.SWFLayout{})
+	if err := w.WriteHeader(&swf.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteHeader(&swf.Header{}); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("second header: %v", err)
+	}
+	if err := w.WriteJob(&j); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("job after the second header: %v, want the first error", err)
+	}
+	w = trace.NewWriter(failWriter{}, trace.CSVLayout{})
+	var h swf.Header
+	h.Add("MaxProcs", "4")
+	if err := w.WriteHeader(&h); err != nil {
+		t.Fatal(err) // buffered
+	}
+	if err := w.WriteJob(&j); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("Close on a failing output: %v", err)
+	}
+	n := 0
+	f := trace.JobWriterFunc(func(j *trace.Job) error { n += int(j.ID); return nil })
+	if err := f.WriteJob(&trace.Job{ID: 5}); err != nil || n != 5 {
+		t.Errorf("JobWriterFunc: %v, %d", err, n)
+	}
+}
+
+// TestParquetWriterEdges: a trace without jobs gives WriteParquet's bytes,
+// and only the metadata keys given at creation may change (the header's
+// has its own setter).
+func TestParquetWriterEdges(t *testing.T) {
+	var h swf.Header
+	h.Add("MaxProcs", "4")
+	var want, got bytes.Buffer
+	if err := trace.New(h, nil, trace.Options{}).WriteParquet(&want, map[string]string{"k": "v"}); err != nil {
+		t.Fatal(err)
+	}
+	pw := trace.NewParquetWriter(&got, map[string]string{"k": "?"})
+	pw.SetHeader(&h)
+	for _, key := range []string{"other", trace.ParquetHeaderKey} {
+		if err := pw.SetMetadata(key, "x"); err == nil || !strings.Contains(err.Error(), "not given at creation") {
+			t.Errorf("SetMetadata(%q): %v", key, err)
+		}
+	}
+	if err := pw.SetMetadata("k", "v"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("no jobs: Parquet differs from WriteParquet (%d and %d bytes)", got.Len(), want.Len())
+	}
+	// It reads back as a trace without jobs, with its header.
+	back, err := trace.ReadParquet(bytes.NewReader(got.Bytes()), int64(got.Len()), "empty.parquet", trace.Options{})
+	if err != nil || back.Len() != 0 || back.Procs != 4 {
+		t.Errorf("read back: %v, %+v", err, back)
 	}
 }

@@ -2,6 +2,9 @@ package trace_test
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,6 +76,32 @@ func TestDerivedValues(t *testing.T) {
 	}
 }
 
+// TestDerivedBoundaries works the derived values out at their edges: a
+// zero submit time, wait or runtime is known, -1 is not; the processors
+// fall back from allocated to requested to -1.
+func TestDerivedBoundaries(t *testing.T) {
+	for _, tt := range []struct {
+		name                 string
+		j                    trace.Job
+		procs                int
+		start, end, response int64
+		area                 float64
+	}{
+		{"all zero", trace.Job{Procs: 0, ReqProcs: 3}, 3, 0, 0, 0, 0},
+		{"zero wait", trace.Job{Submit: 5, Runtime: 7, Procs: 2, ReqProcs: 9}, 2, 5, 12, 7, 14},
+		{"no processors", trace.Job{Submit: 5, Wait: 1, Runtime: 7, Procs: -1, ReqProcs: 0}, -1, 6, 13, 8, 0},
+		{"unknown wait", trace.Job{Submit: 5, Wait: -1, Runtime: 7, Procs: 1}, 1, -1, -1, -1, 7},
+		{"unknown submit", trace.Job{Submit: -1, Wait: 3, Runtime: 7, Procs: 1}, 1, -1, -1, 10, 7},
+		{"unknown runtime", trace.Job{Submit: 5, Wait: 3, Runtime: -1, Procs: 4}, 4, 8, -1, -1, 0},
+	} {
+		j := tt.j
+		if p, s, e, r, a := j.Processors(), j.Start(), j.End(), j.Response(), j.Area(); p != tt.procs || s != tt.start || e != tt.end || r != tt.response || a != tt.area {
+			t.Errorf("%s: procs %d start %d end %d response %d area %v; want %d %d %d %d %v",
+				tt.name, p, s, e, r, a, tt.procs, tt.start, tt.end, tt.response, tt.area)
+		}
+	}
+}
+
 func TestClock(t *testing.T) {
 	// KTH-SP2's header: UnixStartTime 843480031 is Mon Sep 23 14:00:31 CEST 1996.
 	tr := load(t, "; UnixStartTime: 843480031\n; TimeZone: 3600\n; TimeZoneString: Europe/Stockholm\n; MaxProcs: 100\n", trace.Options{})
@@ -90,6 +119,8 @@ func TestClock(t *testing.T) {
 		{6*86400 + 9*3600 + 59*60 + 29, 0, 0, 0, 1},    // Mon 00:00:00, next week
 		{-14 * 3600, 0, 0, 0, 0},                       // Mon 00:00:31, same week
 		{-15 * 3600, 23, 6, 167, -1},                   // Sun 23:00:31, the week before
+		{-14*3600 - 31 - 7*86400, 0, 0, 0, -1},         // Mon 00:00:00 a week before: week -1 starts
+		{-14*3600 - 32 - 7*86400, 23, 6, 167, -2},      // a second before it
 	}
 	for _, tc := range tests {
 		if h, d, how, w := c.HourOfDay(tc.s), c.DayOfWeek(tc.s), c.HourOfWeek(tc.s), c.Week(tc.s); h != tc.hour || d != tc.day || how != tc.how || w != tc.week {
@@ -101,6 +132,57 @@ func TestClock(t *testing.T) {
 	utc := load(t, "; UnixStartTime: 0\n", trace.Options{}).Clock()
 	if utc.HourOfDay(3600) != 1 || utc.DayOfWeek(0) != 3 { // 1970-01-01 was a Thursday
 		t.Errorf("UTC clock: hour %d day %d", utc.HourOfDay(3600), utc.DayOfWeek(0))
+	}
+}
+
+// TestClockZones: a TimeZoneString the zone database does not know falls
+// back to the TimeZone offset, named as given; a TimeZone alone gives an
+// unnamed fixed zone.
+func TestClockZones(t *testing.T) {
+	for _, tc := range []struct {
+		header, want string
+	}{
+		{"; UnixStartTime: 0\n; TimeZone: -18000\n; TimeZoneString: Nowhere/Else\n", "1969-12-31 19:00:00 Nowhere/Else -18000"},
+		{"; UnixStartTime: 0\n; TimeZone: 7200\n", "1970-01-01 02:00:00  7200"},
+		{"; UnixStartTime: 0\n; TimeZoneString: Nowhere/Else\n", "1970-01-01 00:00:00 UTC 0"},
+	} {
+		c := load(t, tc.header, trace.Options{}).Clock()
+		name, off := c.Time(0).Zone()
+		if got := c.Time(0).Format("2006-01-02 15:04:05 ") + name + " " + strconv.Itoa(off); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.header, got, tc.want)
+		}
+	}
+}
+
+// TestCloneSortUsers: Clone copies jobs and header; SortBySubmit orders by
+// submit time, then job number, keeping equal jobs in place; Users orders
+// a user's jobs the same way; user 0 is a user, -1 is not counted.
+func TestCloneSortUsers(t *testing.T) {
+	var h swf.Header
+	h.Add("MaxProcs", "8")
+	jobs := []trace.Job{{ID: 4, Submit: 20, User: 0}, {ID: 3, Submit: 20, User: 0}, {ID: 1, Submit: 10, User: -1},
+		{ID: 2, Submit: 30, User: 0, Runtime: 1}, {ID: 2, Submit: 30, User: 5, Runtime: 2}, {ID: 2, Submit: 30, User: 0, Runtime: 3}}
+	tr := trace.New(h, jobs, trace.Options{})
+	c := tr.Clone()
+	c.Jobs[0].ID = 99
+	c.Header.Set("MaxProcs", "9")
+	if tr.Jobs[0].ID != 4 || fmt.Sprint(tr.Header.Get("MaxProcs")) != "8true" || c.Procs != 8 || len(c.Jobs) != 6 {
+		t.Fatalf("the clone shares the original's jobs or header: %+v, %q", tr.Jobs[0], tr.Header.Lines)
+	}
+	if n := tr.NumUsers(); n != 2 {
+		t.Errorf("NumUsers = %d, want 2 (users 0 and 5)", n)
+	}
+	us := tr.Users()
+	if len(us) != 3 || us[0].ID != -1 || us[1].ID != 0 || us[2].ID != 5 || fmt.Sprint(us[1].Jobs) != "[1 0 3 5]" {
+		t.Errorf("users %+v, want -1, 0 with jobs [1 0 3 5], 5", us)
+	}
+	tr.SortBySubmit()
+	var got []string
+	for _, j := range tr.Jobs {
+		got = append(got, fmt.Sprintf("%d@%d/%d", j.ID, j.Submit, j.Runtime))
+	}
+	if s := strings.Join(got, " "); s != "1@10/0 3@20/0 4@20/0 2@30/1 2@30/2 2@30/3" {
+		t.Errorf("sorted: %s", s)
 	}
 }
 
@@ -122,6 +204,16 @@ func TestFromSWFRange(t *testing.T) {
 	j.User = 1 << 40
 	if _, err := trace.FromSWF(&j); err == nil || !strings.Contains(err.Error(), "User ID") {
 		t.Errorf("err = %v, want out-of-range error naming User ID", err)
+	}
+	// The int32 range's ends are kept; one past the low end is refused.
+	j = swf.NewJob()
+	j.User, j.Group = math.MaxInt32, math.MinInt32
+	if tj, err := trace.FromSWF(&j); err != nil || tj.User != math.MaxInt32 || tj.Group != math.MinInt32 {
+		t.Errorf("ends of the range: %+v, %v", tj, err)
+	}
+	j.Queue = math.MinInt32 - 1
+	if _, err := trace.FromSWF(&j); !errors.Is(err, trace.ErrOutOfRange) || !strings.Contains(err.Error(), "field 15 (Queue Number)") {
+		t.Errorf("err = %v, want out-of-range error naming field 15", err)
 	}
 }
 

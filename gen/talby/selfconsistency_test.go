@@ -68,7 +68,11 @@ func selfConsistency(t *testing.T, tr *trace.Trace, opt FitOptions, pin bool) {
 	}
 	orig := summary.Of(tr).Talby
 	got := make([][]float64, len(values))
-	for s := uint64(1); s <= scInstances; s++ {
+	k := scInstances
+	if quick {
+		k = quickInstances(pin)
+	}
+	for s := uint64(1); s <= uint64(k); s++ {
 		cfg := Config{Weeks: rep.Weeks + 2, Seed: s}
 		w, err := Generate(p, cfg)
 		if err != nil {
@@ -90,7 +94,7 @@ func selfConsistency(t *testing.T, tr *trace.Trace, opt FitOptions, pin bool) {
 	for i, x := range values {
 		want := x.get(p, rep, orig)
 		m, sd := meanSD(got[i])
-		tol := 3 * sd * math.Sqrt(1+1.0/scInstances)
+		tol := 3 * sd * math.Sqrt(1+1/float64(k))
 		ok := math.Abs(m-want) <= tol
 		t.Logf("%-16s log %10.4g  re-fit mean %10.4g  sd %9.3g  tolerance %9.3g  %v", x.name, want, m, sd, tol, ok)
 		if pin && x.pinned && !ok {

@@ -1,0 +1,5 @@
+//go:build mutation
+
+package bursty
+
+func init() { quick = true }

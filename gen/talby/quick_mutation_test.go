@@ -1,0 +1,5 @@
+//go:build mutation
+
+package talby
+
+func init() { quick = true }
