@@ -47,6 +47,15 @@ func TestJobFeatureFilters(t *testing.T) {
 			t.Errorf("%s against itself: %s, note %q; want close without a note", w.feature, r.Verdict, r.Note)
 		}
 	}
+	// The cycles count the four known submits, the one at 0 included.
+	for _, f := range []string{"daily cycle", "weekly cycle"} {
+		if r := m[f]; r.N != [2]int{4, 4} || r.Verdict != scorecard.Close || r.Statistic != 0 {
+			t.Errorf("%s: n %v, %s, statistic %v; want [4 4], close at 0", f, r.N, r.Verdict, r.Statistic)
+		}
+	}
+	if r := m["daily cycle"]; r.Reference != "peak 00-01h" || r.Candidate != "peak 00-01h" {
+		t.Errorf("daily cycle: %q, %q; want peak 00-01h", r.Reference, r.Candidate)
+	}
 	// Ten seconds of arrivals: too short for the Hurst parameter; no
 	// machine size: no offered load.
 	if r := m["Hurst parameter"]; r.Verdict != scorecard.NA || r.Note != "series too short for R/S" {

@@ -86,3 +86,20 @@ func TestCohenWEmptyBins(t *testing.T) {
 		t.Errorf("total variation %v, want 0.25", tv)
 	}
 }
+
+// TestCycleRowWithoutSubmits: a cycle with no submit in one workload has
+// no verdict; the other's peak is still given.
+func TestCycleRowWithoutSubmits(t *testing.T) {
+	r := cycleRow("daily cycle", []float64{0, 0, 0}, []float64{1, 2, 0}, dayLabel)
+	if r.Verdict != NA || r.Note != "no submit times" || r.Reference != "" || r.Candidate != "peak 01-02h" || r.N != [2]int{0, 3} {
+		t.Errorf("%+v", r)
+	}
+	r = cycleRow("weekly cycle", []float64{0, 1}, []float64{0, 0}, weekLabel)
+	if r.Verdict != NA || r.Reference != "peak Tue" || r.Candidate != "" {
+		t.Errorf("%+v", r)
+	}
+	r = cycleRow("weekly cycle", []float64{1, 3}, []float64{3, 1}, weekLabel)
+	if r.Verdict == NA || r.Note != "" || !(math.Abs(r.Distance-0.5) <= 1e-12) {
+		t.Errorf("%+v: want a verdict, total variation 0.5", r)
+	}
+}
