@@ -199,19 +199,19 @@ func TestLoadRow(t *testing.T) {
 	}
 }
 
-// TestWeeklyLoadsBoundaries: weeks start at the first submit (here 1,000
-// s); a job submitted the second before a week's end counts in that week,
+// TestWeeklyLoadsBoundaries: weeks start at the first submit (here three
+// weeks and 1,000 s after the log's start); a job submitted the second before a week's end counts in that week,
 // one at its end in the next, and the last submit, exactly two weeks after
 // the first, begins an incomplete week that is left out, as are jobs that
 // cannot run.
 func TestWeeklyLoadsBoundaries(t *testing.T) {
 	const week = 7 * 86400
 	job := func(submit, runtime int64, procs int32) trace.Job {
-		return trace.Job{Submit: 1000 + submit, Runtime: runtime, Procs: procs, ReqProcs: procs, User: 1, Wait: 0, ReqTime: runtime}
+		return trace.Job{Submit: 3*week + 1000 + submit, Runtime: runtime, Procs: procs, ReqProcs: procs, User: 1, Wait: 0, ReqTime: runtime}
 	}
 	tr := &trace.Trace{Name: "b", Procs: 4, Jobs: []trace.Job{
 		job(0, week, 1), job(week-1, week, 2), job(week, week, 1), job(2*week, week, 4),
-		{Submit: 1000 + 10, Runtime: -1, Procs: 4, ReqProcs: 4, User: 1, Wait: 0, ReqTime: 5},
+		{Submit: 3*week + 1000 + 10, Runtime: -1, Procs: 4, ReqProcs: 4, User: 1, Wait: 0, ReqTime: 5},
 	}}
 	got := scorecard.WeeklyLoads(tr)
 	if len(got) != 2 || !near(got[0], 0.75, 1e-12) || !near(got[1], 0.25, 1e-12) {
