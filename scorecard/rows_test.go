@@ -184,6 +184,16 @@ func TestLoadRow(t *testing.T) {
 	if r.Verdict != scorecard.Close {
 		t.Errorf("verdict %s, want close", r.Verdict)
 	}
+	// Two complete weeks in each are enough: {0.1, 0.3} and {0.2, 0.4},
+	// the weeks of TestLoadBounds.
+	c, err = scorecard.Compare(weeks("two", 1, 3), weeks("two more", 2, 4), scorecard.Options{Shuffles: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = rows(c)["offered load"]
+	if want := 4.302653 * math.Sqrt(2) / 10; r.N != [2]int{2, 2} || r.Verdict != scorecard.Close || !near(r.Statistic, 0.1, 1e-12) || !near(r.CloseBound, want, 1e-6) {
+		t.Errorf("two weeks each: n %v, %s, statistic %v, close bound %v; want [2 2], close, 0.1, %v", r.N, r.Verdict, r.Statistic, r.CloseBound, want)
+	}
 	// One complete week in the reference, none known in the candidate
 	// (no machine size): the reference's value, no verdict.
 	noSize := weeks("nosize", 2, 3)
