@@ -235,7 +235,8 @@ func TestWeeklyLoadsBoundaries(t *testing.T) {
 // unit of the note follows Options.HurstUnit, 1 hour by default.
 func TestHurstRow(t *testing.T) {
 	k := loadKTH(t)
-	later := altered(k, "later", func(j *trace.Job) { j.Submit += 12 * 3600 })
+	// Arrivals twice as fast: another series of counts per hour, another H.
+	later := altered(k, "faster", func(j *trace.Job) { j.Submit /= 2 })
 	c, err := scorecard.Compare(k, later, scorecard.Options{Seed: 3, Shuffles: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -249,6 +250,9 @@ func TestHurstRow(t *testing.T) {
 	hb := locality.HurstSeries(xb, locality.HurstOptions{}).H
 	m0, sa := scorecard.HurstNull(xa, 4, 3)
 	_, sb := scorecard.HurstNull(xb, 4, 4)
+	if !(math.Abs(hb-ha) > 0.01) {
+		t.Fatalf("H %v and %v: want different", ha, hb)
+	}
 	if r.N != [2]int{len(xa), len(xb)} || r.Note != "R/S pox plot of arrivals per 1h" {
 		t.Errorf("n %v, note %q; want [%d %d], per 1h", r.N, r.Note, len(xa), len(xb))
 	}
