@@ -27,6 +27,7 @@ func TestOnlineEdges(t *testing.T) {
 		{"at the long limit", trace.Job{Submit: 9 * h, ReqTime: 1000, Procs: 1}, sessionclass.IWD},
 		{"wide, requested", trace.Job{Submit: 9 * h, ReqTime: -1, ReqProcs: 33, Procs: 1}, sessionclass.BHP},
 		{"wide, allocated", trace.Job{Submit: 9 * h, ReqTime: -1, ReqProcs: -1, Procs: 33}, sessionclass.BHP},
+		{"requested 0: allocated", trace.Job{Submit: 9 * h, ReqTime: -1, ReqProcs: 0, Procs: 33}, sessionclass.BHP},
 		{"requested before allocated", trace.Job{Submit: 9 * h, ReqTime: -1, ReqProcs: 2, Procs: 64}, sessionclass.IWD},
 		{"at the wide limit", trace.Job{Submit: 9 * h, ReqTime: -1, ReqProcs: 32, Procs: 32}, sessionclass.IWD},
 		{"07:29:59", trace.Job{Submit: 7*h + 1799, Procs: 1}, sessionclass.IWN},
@@ -59,6 +60,12 @@ func TestDefaultOnline(t *testing.T) {
 	tr.Header.Add("MaxRuntime", "7200")
 	if o, _ := sessionclass.DefaultOnline(tr); o.LongRuntime != 3600 {
 		t.Errorf("with MaxRuntime 7200: %+v, want 3600 s", o)
+	}
+	// A MaxRuntime of 0 is no maximum.
+	tr.Header = newTrace(nil).Header
+	tr.Header.Add("MaxRuntime", "0")
+	if o, _ := sessionclass.DefaultOnline(tr); o.LongRuntime != 250 {
+		t.Errorf("with MaxRuntime 0: %+v, want 250 s", o)
 	}
 	tr.Procs = 0
 	if _, err := sessionclass.DefaultOnline(tr); err == nil {
@@ -109,13 +116,18 @@ func TestComputeEdges(t *testing.T) {
 		job(1, 1404, 0, 106, 0),  // think 0; 106 > 105: a new runtime; size unknown
 		job(1, 1510, 0, -1, 8),   // runtime unknown: ends at its submit
 		job(1, 2710, 0, 50, 8),   // think 1200: new session
+		job(2, 9000, 0, 0, 8),    // a runtime of 0 is a runtime
+		job(2, 9010, 0, 10, 8),
 	}
 	ss, _, err := sessionclass.Compute(newTrace(jobs), 0, sessionclass.Options{Procs: 256})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ss) != 2 || len(ss[0].Jobs) != 4 {
-		t.Fatalf("%d sessions, first of %d jobs; want 2, 4", len(ss), len(ss[0].Jobs))
+	if len(ss) != 3 || len(ss[0].Jobs) != 4 {
+		t.Fatalf("%d sessions, first of %d jobs; want 3, 4", len(ss), len(ss[0].Jobs))
+	}
+	if x := ss[2].X; x[sessionclass.Rm] != 0 || x[sessionclass.UR] != 2 || x[sessionclass.Ri] != 10 {
+		t.Errorf("runtimes 0 and 10: Rm %v, UR %v, Ri %v; want 0, 2, 10", x[sessionclass.Rm], x[sessionclass.UR], x[sessionclass.Ri])
 	}
 	x := ss[0].X
 	for v, want := range map[int]float64{
@@ -133,5 +145,46 @@ func TestComputeEdges(t *testing.T) {
 	tr.Procs = 0
 	if _, _, err := sessionclass.Compute(tr, 0, sessionclass.Options{}); err == nil {
 		t.Error("no machine size accepted")
+	}
+}
+
+// TestClassSummaries checks the summaries of the classes of classTrace,
+// whose sessions are built alike within each class: every BHP session is
+// one job of 64 processors on a 64-processor machine (Pm 128 after
+// normalizing to 128), every IWD session two jobs, every BHD session
+// twelve; shares are the sessions' fractions. Clustering on log(1 + v)
+// finds the same classes.
+func TestClassSummaries(t *testing.T) {
+	for _, log := range []bool{false, true} {
+		ss, _, err := sessionclass.Compute(classTrace(), 0, sessionclass.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := sessionclass.Classify(ss, sessionclass.ClassifyOptions{Seed: 1, Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]sessionclass.ClassSummary{}
+		for _, c := range cl.Classes {
+			byName[c.Class] = c
+			if want := float64(c.Sessions) / float64(len(ss)); c.Share != want {
+				t.Errorf("log %v, %s: share %v, want %v", log, c.Class, c.Share, want)
+			}
+		}
+		for _, c := range []struct {
+			class, v string
+			want    float64
+		}{{"BHP", "Pm", 128}, {"IWD", "J", 2}, {"BHD", "J", 12}, {"IWN", "J", 1}} {
+			s := byName[c.class]
+			if st := s.Variables[c.v]; st.Mean != c.want || st.Median != c.want || st.Interval != 0 {
+				t.Errorf("log %v, %s: %s %+v, want mean and median %v, interval 0", log, c.class, c.v, st, c.want)
+			}
+		}
+		if got := byName["BHP"].Centre["Pm"]; !(math.Abs(got-128) <= 1e-9) {
+			t.Errorf("log %v: BHP centre Pm %v, want 128", log, got)
+		}
+		if s := byName["BHD"]; s.Sessions != 8 || !(math.Abs(s.Centre["%W"]-byName["BHD"].Variables["%W"].Mean) <= 1e-12) {
+			t.Errorf("log %v: BHD %d sessions, centre %%W %v against the mean %v", log, s.Sessions, s.Centre["%W"], s.Variables["%W"].Mean)
+		}
 	}
 }

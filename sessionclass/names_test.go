@@ -1,0 +1,21 @@
+package sessionclass
+
+import "testing"
+
+// TestNameClustersTies: each rule takes the largest (or smallest) centre
+// among the clusters not yet named, the lower index on ties.
+func TestNameClustersTies(t *testing.T) {
+	centre := [][]float64{{1, 5}, {1, 5}, {0, 5}, {2, 4}}
+	got := nameClusters(centre, []rule{
+		{BHP, 0, true},  // cluster 3 (2)
+		{BHD, 0, true},  // clusters 0 and 1 tie at 1: 0
+		{IW, 1, false},  // clusters 1 and 2 tie at 5: 1
+		{IWN, 0, false}, // cluster 2
+	})
+	want := []Class{BHD, IW, IWN, BHP}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("names %v, want %v", got, want)
+		}
+	}
+}
