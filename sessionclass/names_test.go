@@ -1,6 +1,9 @@
 package sessionclass
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestNameClustersTies: each rule takes the largest (or smallest) centre
 // among the clusters not yet named, the lower index on ties.
@@ -17,5 +20,18 @@ func TestNameClustersTies(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("names %v, want %v", got, want)
 		}
+	}
+}
+
+// TestTransformColumns: log(1 + v) on the heavy columns only, and nothing
+// when off.
+func TestTransformColumns(t *testing.T) {
+	x := [][]float64{{math.E - 1, 3}, {0, -1}}
+	got := transform(x, true, []int{D}, []int{D, Ti})
+	if !(math.Abs(got[0][0]-1) <= 1e-15) || got[0][1] != 3 || got[1][0] != 0 || got[1][1] != -1 || x[0][0] != math.E-1 {
+		t.Errorf("transformed %v (input now %v), want [[1 3] [0 -1]], input kept", got, x)
+	}
+	if got := transform(x, false, []int{D}, []int{D, Ti}); got[0][0] != math.E-1 {
+		t.Errorf("off: %v", got)
 	}
 }
