@@ -173,7 +173,7 @@ func TestClassSummaries(t *testing.T) {
 		}
 		for _, c := range []struct {
 			class, v string
-			want    float64
+			want     float64
 		}{{"BHP", "Pm", 128}, {"IWD", "J", 2}, {"BHD", "J", 12}, {"IWN", "J", 1}} {
 			s := byName[c.class]
 			if st := s.Variables[c.v]; st.Mean != c.want || st.Median != c.want || st.Interval != 0 {
