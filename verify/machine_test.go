@@ -138,3 +138,24 @@ func TestFCFSNamesLatestStart(t *testing.T) {
 		t.Errorf("violations %q, want %q", got, want)
 	}
 }
+
+// TestDuplicateNamesFirstLine: a job scheduled twice is reported at its
+// second line, naming the first.
+func TestDuplicateNamesFirstLine(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Runtime: 10, Estimate: 10, Procs: 1},
+		{ID: 2, Runtime: 10, Estimate: 10, Procs: 1},
+		{ID: 3, Runtime: 10, Estimate: 10, Procs: 1},
+	}
+	sch := []verify.Entry{
+		{ID: 1, Procs: 1, Start: 0, End: 10, Line: 2},
+		{ID: 2, Procs: 1, Start: 10, End: 20, Line: 3},
+		{ID: 3, Procs: 1, Start: 20, End: 30, Line: 4},
+		{ID: 2, Procs: 1, Start: 30, End: 40, Line: 5},
+	}
+	_, got := check(t, jobs, sch, 1, verify.AnyPolicy)
+	want := []string{"duplicate: job 2 at t=30 (line 5): already scheduled on line 3"}
+	if !equal(got, want) {
+		t.Errorf("violations %q, want %q", got, want)
+	}
+}
