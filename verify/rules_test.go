@@ -145,6 +145,12 @@ func TestOverrunNote(t *testing.T) {
 	if !rep.OK() || !rep.PolicyChecked || rep.Note != "" {
 		t.Errorf("killed: ok %v, checked %v, note %q, %v", rep.OK(), rep.PolicyChecked, rep.Note, rep.Violations)
 	}
+	// Killed, a job whose requested time equals its runtime runs its
+	// runtime: the report says so.
+	rep, _ = verify.Check(jobs[1:2], []verify.Entry{{ID: 2, Procs: 1, Start: 0, End: 12}}, verify.Options{Procs: 1, Kill: true})
+	if rep.Count != 1 || rep.Violations[0].What != "runs 12 s (0 to 12), its runtime is 10 s" {
+		t.Errorf("killed, requested time equal to the runtime: %v", rep.Violations)
+	}
 	// Killed, a job recorded with its full runtime breaks the duration rule.
 	sch[0].End = 20
 	rep, _ = verify.Check(jobs, sch, verify.Options{Procs: 1, Kill: true})
