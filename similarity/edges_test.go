@@ -98,3 +98,19 @@ func TestRandomizeOneSessionUsers(t *testing.T) {
 		t.Errorf("no shuffle: %v, want ErrOption", err)
 	}
 }
+
+// TestUnknownEstimate: an estimate of -1 is unknown and its pairs are
+// skipped; estimates of 0 are values (two zeros are identical).
+func TestUnknownEstimate(t *testing.T) {
+	r, err := similarity.Analyze(newTrace([]trace.Job{
+		{User: 1, Submit: 0, Procs: 1, ReqTime: -1, Runtime: 5},
+		{User: 1, Submit: 10, Procs: 1, ReqTime: 0, Runtime: 5},
+		{User: 1, Submit: 20, Procs: 1, ReqTime: 0, Runtime: 5},
+	}), similarity.Options{MaxDistance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r.Distances[0]; d.Pairs != [3]int64{3, 1, 3} || d.Mean[similarity.Estimate] != 1 {
+		t.Errorf("pairs %v, mean estimate similarity %v; want [3 1 3] and 1", d.Pairs, d.Mean[similarity.Estimate])
+	}
+}
