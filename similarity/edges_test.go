@@ -114,3 +114,33 @@ func TestUnknownEstimate(t *testing.T) {
 		t.Errorf("pairs %v, mean estimate similarity %v; want [3 1 3] and 1", d.Pairs, d.Mean[similarity.Estimate])
 	}
 }
+
+// TestDominanceFractions: two users, one as similar at distance 0 as at 1
+// (identical jobs), one more similar at distance 1: processors (1, 4) in
+// his first session (0.25), then 4 (0.25 and 1 across: 0.625).
+func TestDominanceFractions(t *testing.T) {
+	h := int64(3600)
+	r, err := similarity.Analyze(newTrace([]trace.Job{
+		{User: 1, Submit: 0, Procs: 2, ReqTime: 8, Runtime: 8},
+		{User: 1, Submit: 60, Procs: 2, ReqTime: 8, Runtime: 8},
+		{User: 1, Submit: 3 * h, Procs: 2, ReqTime: 8, Runtime: 8},
+		{User: 2, Submit: 0, Procs: 1, ReqTime: 8, Runtime: 8},
+		{User: 2, Submit: 60, Procs: 4, ReqTime: 8, Runtime: 8},
+		{User: 2, Submit: 3 * h, Procs: 4, ReqTime: 8, Runtime: 8},
+	}), similarity.Options{MaxDistance: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range r.Dominance {
+		want := [4]float64{2, 0, 1, 0} // users, shorter, equal, longer
+		if d.Attribute == "procs" {
+			want = [4]float64{2, 0, 0.5, 0.5}
+		}
+		if d.Near == 1 {
+			want = [4]float64{}
+		}
+		if got := [4]float64{float64(d.Users), d.Shorter, d.Equal, d.Longer}; got != want {
+			t.Errorf("%s %d-%d: %v, want %v", d.Attribute, d.Near, d.Far, got, want)
+		}
+	}
+}
