@@ -144,3 +144,40 @@ func TestDominanceFractions(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomizeSmallUser: a user with sessions of 2 and 1 jobs of 1, 2 and
+// 8 processors. A shuffle keeps the sizes, so its one same-session pair is
+// one of the three pairs, each with probability 1/3: the shuffled
+// similarity is 1/2, 1/8 or 1/4 and its mean over 300 shuffles is 7/24
+// within 0.04 (four standard errors: the values' standard deviation is
+// 0.16, over sqrt(300)).
+func TestRandomizeSmallUser(t *testing.T) {
+	h := int64(3600)
+	tr := newTrace([]trace.Job{
+		{User: 1, Submit: 0, Procs: 1, ReqTime: 1, Runtime: 1},
+		{User: 1, Submit: 60, Procs: 2, ReqTime: 2, Runtime: 2},
+		{User: 1, Submit: 3 * h, Procs: 8, ReqTime: 8, Runtime: 8},
+	})
+	r, err := similarity.Randomize(tr, similarity.Options{}, 300, 5, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := range similarity.NumAttributes {
+		if r.Original[a] != 0.5 {
+			t.Errorf("%s: original %v, want 0.5", a, r.Original[a])
+		}
+		sum, above := 0.0, 0
+		for _, v := range r.Shuffled[a] {
+			if v != 0.5 && v != 0.125 && v != 0.25 {
+				t.Fatalf("%s: shuffled %v, not one of the pairs", a, v)
+			}
+			sum += v
+			if v >= 0.5 {
+				above++
+			}
+		}
+		if m := sum / 300; math.Abs(m-7.0/24) > 0.04 || r.Above[a] != above {
+			t.Errorf("%s: mean shuffled %v, want 7/24 ± 0.04; above %d, counted %d", a, m, r.Above[a], above)
+		}
+	}
+}
