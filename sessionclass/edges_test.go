@@ -188,3 +188,22 @@ func TestClassSummaries(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyFiveSessions: five sessions are enough for five classes.
+func TestClassifyFiveSessions(t *testing.T) {
+	ss, _, err := sessionclass.Compute(classTrace(), 0, sessionclass.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := sessionclass.Classify(ss[:5], sessionclass.ClassifyOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cl.Classes {
+		n += c.Sessions
+	}
+	if n != 5 {
+		t.Errorf("%d sessions classified, want 5", n)
+	}
+}

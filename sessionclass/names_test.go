@@ -21,6 +21,11 @@ func TestNameClustersTies(t *testing.T) {
 			t.Fatalf("names %v, want %v", got, want)
 		}
 	}
+	// A cluster named IWD (class 0) first is not named again.
+	got = nameClusters([][]float64{{3}, {2}, {1}}, []rule{{IWD, 0, true}, {BHP, 0, true}, {BHD, 0, true}})
+	if got[0] != IWD || got[1] != BHP || got[2] != BHD {
+		t.Errorf("names %v, want [IWD BHP BHD]", got)
+	}
 }
 
 // TestTransformColumns: log(1 + v) on the heavy columns only, and nothing
