@@ -207,3 +207,18 @@ func TestClassifyFiveSessions(t *testing.T) {
 		t.Errorf("%d sessions classified, want 5", n)
 	}
 }
+
+// TestZeroLengthSession: a session of one job of 0 s has no span; its %D
+// and %W are ?D and ?W.
+func TestZeroLengthSession(t *testing.T) {
+	h := int64(3600)
+	ss, _, err := sessionclass.Compute(newTrace([]trace.Job{job(1, 9*h, 0, 0, 1), job(2, 5*24*h+3*h, 0, 0, 1)}), 0, sessionclass.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][2]float64{{1, 1}, {0, 0}} { // Monday 09:00; Saturday 03:00
+		if x := ss[i].X; x[sessionclass.Day] != want[0] || x[sessionclass.Work] != want[1] || x[sessionclass.D] != 0 {
+			t.Errorf("session %d: %%D %v, %%W %v, D %v; want %v, %v, 0", i, x[sessionclass.Day], x[sessionclass.Work], x[sessionclass.D], want[0], want[1])
+		}
+	}
+}
