@@ -302,7 +302,7 @@ var thesisLogs = []struct {
 // thesis' logs with Talby (2006), Table 7 (docs/validation.md gives the
 // differences: three logs are missing and several are cleaned versions).
 func TestTable7(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || quick {
 		t.Skip("reads eight logs")
 	}
 	thesis := [2][5]float64{{0.72, 0.75, 0.69, 0.67, 0.77}, {0.75, 0.75, 0.72, 0.77, 0.84}}

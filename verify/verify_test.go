@@ -117,6 +117,9 @@ func TestKTHWithKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if quick {
+		w.Jobs = w.Jobs[:quickJobs]
+	}
 	for _, name := range schedulers() {
 		t.Run(name, func(t *testing.T) {
 			res := run(t, name, w.Jobs, w.Procs, true)

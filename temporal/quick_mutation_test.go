@@ -1,0 +1,5 @@
+//go:build mutation
+
+package temporal_test
+
+func init() { quick = true }

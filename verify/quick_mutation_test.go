@@ -1,0 +1,5 @@
+//go:build mutation
+
+package verify_test
+
+func init() { quick = true }
