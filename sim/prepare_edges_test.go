@@ -110,11 +110,13 @@ func TestTimeRangeCountsSubmit(t *testing.T) {
 }
 
 // TestPyssDegenerate: under pyss's rules a record without a runtime or a
-// processor count becomes a 1 s job submitted at 1 s at the earliest, and a
+// processor count becomes a 1 s job submitted at 1 s at the earliest (a
+// whole job submitted at 0 stays at 0), and a
 // job that overran its requested time runs the requested time and requests
 // its runtime (one that ran exactly its requested time did not overrun).
 func TestPyssDegenerate(t *testing.T) {
 	tr := prepTrace(t, `1 0 -1 0 2 -1 -1 2 100 -1 1 1 1 1 1 1 -1 -1
+6 0 -1 30 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1
 2 10 -1 50 0 -1 -1 0 100 -1 1 1 1 1 1 1 -1 -1
 3 20 -1 50 3 -1 -1 3 40 -1 1 1 1 1 1 1 -1 -1
 4 30 -1 60 1 -1 -1 1 60 -1 1 1 1 1 1 1 -1 -1
@@ -128,7 +130,7 @@ func TestPyssDegenerate(t *testing.T) {
 	for _, j := range w.Jobs {
 		got = append(got, fmt.Sprintf("%d@%d:%d/%d x%d", j.ID, j.Submit, j.Runtime, j.Estimate, j.Procs))
 	}
-	want := "1@1:1/1 x2 2@10:1/1 x1 3@20:40/50 x3 4@30:60/60 x1 5@40:30/60 x1"
+	want := "1@1:1/1 x2 6@0:30/60 x1 2@10:1/1 x1 3@20:40/50 x3 4@30:60/60 x1 5@40:30/60 x1"
 	if g := strings.Join(got, " "); g != want || w.Overruns != 1 {
 		t.Errorf("jobs %s, %d overruns; want %s, 1", g, w.Overruns, want)
 	}
