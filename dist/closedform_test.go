@@ -97,7 +97,7 @@ func TestLogLogisticAndParetoByHand(t *testing.T) {
 		{"GPD variance ξ 0.25", GeneralizedPareto{Mu: 1, Sigma: 2, Xi: 0.25}.Variance(), 4 / (0.75 * 0.75 * 0.5)},
 		{"GPD variance ξ 0.5", gp.Variance(), inf},
 	} {
-		if !(c.got == c.want || math.Abs(c.got-c.want) <= 1e-9*math.Max(1, math.Abs(c.want))) {
+		if !agrees(c.got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
 		}
 	}
@@ -128,4 +128,14 @@ func TestNumParameters(t *testing.T) {
 	if n := (GaussianMixture{Weights: two, Means: two, StdDevs: two}).Len(); n != 2 {
 		t.Errorf("Gaussian mixture of 2: Len %d", n)
 	}
+}
+
+// agrees reports whether got equals want to 1e-9 relative (absolute below 1).
+// An infinite want is met only by the same infinity: the relative bound
+// 1e-9·|want| is itself infinite there and would accept any value.
+func agrees(got, want float64) bool {
+	if math.IsInf(want, 0) || math.IsNaN(want) {
+		return got == want || math.IsNaN(got) && math.IsNaN(want)
+	}
+	return math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want))
 }

@@ -15,7 +15,11 @@ import (
 )
 
 // near reports whether got is within a relative 1e-9 of want.
-func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
+// near reports got within 1e-9 of want, relative; an infinite want needs
+// the same infinity (the relative bound would be infinite there).
+func near(got, want float64) bool {
+	return got == want || !math.IsInf(want, 0) && math.Abs(got-want) <= 1e-9*math.Abs(want)
+}
 
 // TestZakayExtensionPins pins the deterministic numbers of the section
 // "Zakay's proposed applications" of docs/validation.md (N. Zakay,
