@@ -14,8 +14,7 @@ import (
 	"github.com/hpcwl/hpcwl/trace"
 )
 
-// near reports whether got is within a relative 1e-9 of want.
-// near reports got within 1e-9 of want, relative; an infinite want needs
+// near reports whether got is within a relative 1e-9 of want; an infinite want needs
 // the same infinity (the relative bound would be infinite there).
 func near(got, want float64) bool {
 	return got == want || !math.IsInf(want, 0) && math.Abs(got-want) <= 1e-9*math.Abs(want)
