@@ -134,6 +134,11 @@ func (g GeneralizedPareto) LogProb(x float64) float64 {
 	if g.Xi == 0 {
 		return -math.Log(g.Sigma) - z
 	}
+	if g.Xi == -1 {
+		// Uniform on [μ, μ + σ]: the exponent 1 + 1/ξ is 0, and at the
+		// end 0 · log 0 would give NaN.
+		return -math.Log(g.Sigma)
+	}
 	return -math.Log(g.Sigma) - (1+1/g.Xi)*math.Log1p(g.Xi*z)
 }
 

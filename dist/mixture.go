@@ -70,7 +70,7 @@ func (g GaussianMixture) Posterior(x float64, dst []float64) []float64 {
 }
 
 // Classify returns the component with the largest posterior probability
-// for x (the MAP label).
+// for x (the MAP label); of components tied for it, the first listed.
 func (g GaussianMixture) Classify(x float64) int {
 	g.check()
 	best, bl := 0, math.Inf(-1)
