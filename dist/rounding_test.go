@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -84,5 +85,18 @@ func TestTwoStageEmptyUpperStage(t *testing.T) {
 	}
 	if got := u.CDF(0.5); !agrees(got, 0.35) {
 		t.Errorf("CDF(0.5) = %v, want 0.35", got)
+	}
+}
+
+// TestLogDensityOutsideSupport: below 0 every component of a hyper-Erlang
+// or hyper-gamma law has log density -Inf, and so has the mixture (not
+// NaN: the log-sum-exp of -Inf terms is -Inf).
+func TestLogDensityOutsideSupport(t *testing.T) {
+	herl := HyperErlang{Weights: []float64{0.6, 0.4}, Orders: []int{2, 5}, Scales: []float64{1, 3}}
+	hg := HyperGamma{Shape1: 2, Scale1: 1, Shape2: 1, Scale2: 2, P: 0.5}
+	for name, got := range map[string]float64{"hyper-Erlang": herl.LogProb(-1), "hyper-gamma": hg.LogProb(-1)} {
+		if !math.IsInf(got, -1) {
+			t.Errorf("%s: LogProb(-1) = %v, want -Inf", name, got)
+		}
 	}
 }
