@@ -100,3 +100,21 @@ func TestLogDensityOutsideSupport(t *testing.T) {
 		}
 	}
 }
+
+// TestZetaTail: the zeta law's survival deep in its tail keeps its
+// relative precision. For α = 2, Σ_{k>n} k^-2 = 1/n - 1/(2n²) + O(1/n³),
+// so P(X > 10^8) = (10^-8 - 5·10^-17)/ζ(2) to about 10^-17 relative; 1 -
+// CDF would lose 2·10^-9 of it to cancellation. Below 1 the survival is 1.
+func TestZetaTail(t *testing.T) {
+	z := Zipf{Alpha: 2}
+	n := 1e8
+	want := (1/n - 1/(2*n*n)) / (math.Pi * math.Pi / 6)
+	if got := z.Survival(n); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("Survival(1e8) = %v, want %v", got, want)
+	}
+	for _, x := range []float64{-1, 0, 0.5} {
+		if got := z.Survival(x); got != 1 {
+			t.Errorf("Survival(%v) = %v, want 1", x, got)
+		}
+	}
+}
