@@ -11,7 +11,7 @@ import (
 
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
-	if math.Abs(got-want) > tol {
+	if !(math.Abs(got-want) <= tol) { // a NaN fails too
 		t.Errorf("%s = %.6f, want %.6f (tolerance %g)", what, got, want, tol)
 	}
 }
@@ -52,6 +52,8 @@ func TestMVAHandComputed(t *testing.T) {
 		near(t, "R_o", p.OpenResponse, tc.ro, 1e-12)
 		near(t, "X", p.Throughput, tc.lambda+tc.x, 1e-12)
 		near(t, "U", p.Utilization, tc.lambda+tc.x, 1e-12)
+		// Little's law for the open class: Q_o = λ R_o.
+		near(t, "Q_o", p.OpenQueue, tc.lambda*tc.ro, 1e-12)
 	}
 }
 
