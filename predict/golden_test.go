@@ -2,6 +2,7 @@ package predict
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/sched"
@@ -45,14 +46,32 @@ func runJobs(t *testing.T, spec string, procs int, jobs []job) *sim.Result {
 	return res
 }
 
+// checkGolden simulates jobs (see runJobs) and compares every job's
+// predictions with wants. It runs them a second time with user 1 renamed
+// 0: user 0 is a user like any other (only a negative user is unknown), so
+// the predictions must not change.
 func checkGolden(t *testing.T, spec string, procs int, jobs []job, wants map[int64]want) {
 	t.Helper()
-	res := runJobs(t, spec, procs, jobs)
-	for _, o := range res.Jobs {
-		w := wants[o.ID]
-		if o.Initial != w.initial || o.Prediction != w.last || o.Misses != w.misses {
-			t.Errorf("%s: job %d: predicted %d on arrival, %d at the end, %d misses; want %d, %d, %d",
-				spec, o.ID, o.Initial, o.Prediction, o.Misses, w.initial, w.last, w.misses)
+	user0 := slices.Clone(jobs)
+	for i := range user0 {
+		if user0[i].user == 0 {
+			t.Fatalf("%s: job %d already has user 0", spec, user0[i].id)
+		}
+		if user0[i].user == 1 {
+			user0[i].user = 0
+		}
+	}
+	for _, run := range []struct {
+		name string
+		jobs []job
+	}{{"", jobs}, {" (user 1 as user 0)", user0}} {
+		res := runJobs(t, spec, procs, run.jobs)
+		for _, o := range res.Jobs {
+			w := wants[o.ID]
+			if o.Initial != w.initial || o.Prediction != w.last || o.Misses != w.misses {
+				t.Errorf("%s%s: job %d: predicted %d on arrival, %d at the end, %d misses; want %d, %d, %d",
+					spec, run.name, o.ID, o.Initial, o.Prediction, o.Misses, w.initial, w.last, w.misses)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package userclass_test
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"testing"
@@ -216,6 +217,105 @@ func TestClassifyLogOption(t *testing.T) {
 		}
 		if !(math.Abs(cl.WithinSS-c.want) <= 1e-9) {
 			t.Errorf("log %v: within SS %v, want %v", c.log, cl.WithinSS, c.want)
+		}
+	}
+}
+
+// TestComputeOrder: a user's jobs are taken in submit order, then job
+// number, whatever the order of the sessions given and of their jobs, and
+// of the job numbers. User 5 (job number, submit, runtime): 1 at 1000
+// (100 s), 2 at 0 (50 s), 3 at 0 (10 s), 4 at 5000 (20 s), in sessions
+// {2, 3, 1} and {4}, given as {4} and {1, 3, 2}. In order 2, 3, 1, 4 the
+// inter-arrival times are 0, 1000 and 4000 s (median 1000, P95 - P5 =
+// 4000 - 0) and the think times 0 - 50, 1000 - 10 and 5000 - 1100
+// (median 990, interval 3900 + 50); the activity spans 0 to 5020.
+func TestComputeOrder(t *testing.T) {
+	tr := newTrace([]trace.Job{
+		{User: 5, Submit: 1000, Runtime: 100, Wait: 0, Procs: 1},
+		{User: 5, Submit: 0, Runtime: 50, Wait: 0, Procs: 1},
+		{User: 5, Submit: 0, Runtime: 10, Wait: 0, Procs: 1},
+		{User: 5, Submit: 5000, Runtime: 20, Wait: 0, Procs: 1},
+	})
+	ss := []sessionclass.Session{
+		{User: 5, Jobs: []int32{3}, Class: sessionclass.IW},
+		{User: 5, Jobs: []int32{0, 2, 1}, Class: sessionclass.IWD},
+	}
+	us, err := userclass.Compute(tr, 0, ss, 64)
+	if err != nil || len(us) != 1 {
+		t.Fatalf("%+v, %v", us, err)
+	}
+	x := us[0].X
+	for v, want := range map[int]float64{
+		userclass.J: 4, userclass.S: 2, userclass.Im: 1000, userclass.Ii: 4000,
+		userclass.Tm: 990, userclass.Ti: 3950, userclass.Days: 5020.0 / 86400,
+		userclass.FracIW: 0.5, userclass.FracIWD: 0.5,
+	} {
+		if !(math.Abs(x[v]-want) <= 1e-9) {
+			t.Errorf("%s = %v, want %v", userclass.Names[v], x[v], want)
+		}
+	}
+}
+
+// TestClassifyEmptyClass: four users of two kinds (two of each) leave two
+// of the four k-means classes empty: they have no users, a share of 0 and
+// summaries of zeros, not NaN, which JSON could not encode.
+func TestClassifyEmptyClass(t *testing.T) {
+	all := users(1)
+	us := []userclass.User{all[0], all[0], all[2], all[2]}
+	cl, err := userclass.Classify(us, sessionclass.ClassifyOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := 0
+	for _, c := range cl.Classes {
+		if c.Users != 0 {
+			if c.Users != 2 || c.Share != 0.5 {
+				t.Errorf("%s: %d users, share %v; want 2, 0.5", c.Class, c.Users, c.Share)
+			}
+			continue
+		}
+		empty++
+		if c.Share != 0 {
+			t.Errorf("empty %s: share %v", c.Class, c.Share)
+		}
+		for name, st := range c.Variables {
+			if st != (userclass.Stats{}) {
+				t.Errorf("empty %s: %s summary %+v, want zeros", c.Class, name, st)
+			}
+		}
+	}
+	if empty != 2 {
+		t.Errorf("%d empty classes, want 2", empty)
+	}
+	if _, err := json.Marshal(cl); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
+}
+
+// TestAnalyzeProcs: the online session classes take half the machine as
+// the BHP threshold: the log's 64 processors, or the machine size given.
+// Six users, each with three sessions of two jobs of varied sizes and
+// runtimes on different days.
+func TestAnalyzeProcs(t *testing.T) {
+	var jobs []trace.Job
+	for u := range 6 {
+		for s := range 3 {
+			at := int64(u*86400 + s*3*3600 + 8*3600 + u*s*600)
+			for k := range 2 {
+				jobs = append(jobs, trace.Job{User: int32(u + 1), Submit: at + int64(k*600), Wait: int64(u * 10),
+					Runtime: int64(60 + 100*u + 300*s + 7*k), Procs: int32(1 << ((u + s + k) % 7))})
+			}
+		}
+	}
+	tr := newTrace(jobs)
+	for _, tc := range []struct{ procs, machine, wide int }{{0, 64, 32}, {32, 32, 16}} {
+		r, err := userclass.Analyze([]*trace.Trace{tr}, userclass.Options{Procs: tc.procs, Classify: sessionclass.ClassifyOptions{Seed: 1}})
+		if err != nil {
+			t.Fatalf("procs %d: %v", tc.procs, err)
+		}
+		l := r.Logs[0]
+		if l.Procs != tc.machine || l.OnlineThresholds.WideProcs != tc.wide || l.Sessions != 18 || l.Users != 6 {
+			t.Errorf("procs %d: %+v; want machine %d, BHP above %d processors, 18 sessions, 6 users", tc.procs, l, tc.machine, tc.wide)
 		}
 	}
 }
