@@ -82,3 +82,33 @@ func TestShmueliString(t *testing.T) {
 		}
 	}
 }
+
+// TestKneeAndBoundByHand: with S = 1, λ = 0.5 and Z = 2 the inflated
+// service is S_c = 1/(1 - 0.5) = 2 and the knee N* = (µ - λ)(Z + S_c) =
+// 0.5 · 4 = 2 users: 2 users are still in the partial phase, 3 in the full
+// one. The throughput bound is λ + min(N/(Z + S_c), µ - λ): 0.75 for one
+// user, 1 = µ for 100.
+func TestKneeAndBoundByHand(t *testing.T) {
+	m := Mixed{Service: 1, Lambda: 0.5, Think: 2}
+	near(t, "knee", m.Knee(), 2, 0)
+	if got := m.Phase(2); got != Partial {
+		t.Errorf("phase of 2 users %v, want %v", got, Partial)
+	}
+	if got := m.Phase(3); got != Full {
+		t.Errorf("phase of 3 users %v, want %v", got, Full)
+	}
+	near(t, "bound, 1 user", m.ThroughputBound(1), 0.75, 1e-15)
+	near(t, "bound, 100 users", m.ThroughputBound(100), 1, 1e-15)
+}
+
+// TestMeasureMixedEmpty: a window without any submitted job reports
+// response times of 0, not NaN.
+func TestMeasureMixedEmpty(t *testing.T) {
+	res := &sim.Result{Procs: 1, Jobs: []sim.Outcome{
+		{Job: sim.Job{ID: 1, User: 1, Procs: 1}, Start: 0, End: 300},
+	}}
+	m := measureMixed(res, 2, WorkloadOptions{Unit: 10, Horizon: 100})
+	if m.ClosedResponse != 0 || m.OpenResponse != 0 || m.ClosedJobs != 0 || m.OpenJobs != 0 {
+		t.Errorf("responses %v, %v over %d and %d jobs; want 0, 0, 0, 0", m.ClosedResponse, m.OpenResponse, m.ClosedJobs, m.OpenJobs)
+	}
+}

@@ -134,6 +134,12 @@ func TestReopenValidate(t *testing.T) {
 		{func(m *Reopen) { m.Users = 0 }, "users 0; valid: >= 1"},
 		{func(m *Reopen) { m.Continue = Constant{0.5} }, "p < 1 - lambda*service = 0.5"},
 		{func(m *Reopen) { m.Continue = Constant{1.5} }, "continuation probability 1.5; valid: 0 <= p < 1"},
+		{func(m *Reopen) { m.Continue = Constant{1} }, "continuation probability 1; valid: 0 <= p < 1"},
+		// λS = 1.6 (λ/S would be 0.4): the bound names 1/S = 0.5.
+		{func(m *Reopen) { m.Lambda, m.Service = 0.8, 2 }, "user arrival rate 0.8; valid: 0 < lambda < 1/service = 0.5"},
+		{func(m *Reopen) { m.Service = 0 }, "service time 0; valid: a finite number > 0"},
+		// λS = 0.25 · 2 = 0.5 saturates the server with p = 0.5.
+		{func(m *Reopen) { m.Lambda, m.Service, m.Continue = 0.25, 2, Constant{0.5} }, "p < 1 - lambda*service = 0.5"},
 	}
 	for _, tc := range tests {
 		m := ok
