@@ -203,7 +203,7 @@ func TestEMTrace(t *testing.T) {
 					t.Errorf("limit %d: %+v, want %+v", k, r, full)
 				}
 			}
-			if want := sumLog(f.x, f.start()); math.Abs(ls[1]-want) > 1e-9*math.Abs(want) {
+			if want := sumLog(f.x, f.start()); !(math.Abs(ls[1]-want) <= 1e-9*math.Abs(want)) {
 				t.Errorf("L_1 = %v, want %v (the start's log-likelihood)", ls[1], want)
 			}
 			for k := 2; k <= K; k++ {
@@ -232,7 +232,7 @@ func TestEMFitIsLocalMaximum(t *testing.T) {
 				t.Fatal(err)
 			}
 			ll := sumLog(f.x, f.logProb(p))
-			if math.Abs(r.LogLikelihood-ll) > 1e-10*math.Abs(ll) {
+			if !(math.Abs(r.LogLikelihood-ll) <= 1e-10*math.Abs(ll)) {
 				t.Errorf("reported log-likelihood %v, Σ ln f(x) = %v", r.LogLikelihood, ll)
 			}
 			for i := range p {

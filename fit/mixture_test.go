@@ -58,14 +58,14 @@ func TestOnePhase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Weights[0] != 1 || math.Abs(h.Rates[0]-0.5) > 1e-15 {
+	if h.Weights[0] != 1 || !(math.Abs(h.Rates[0]-0.5) <= 1e-15) {
 		t.Errorf("fit %+v, want weight 1, rate 0.5", h)
 	}
-	if want := 6*math.Log(0.5) - 6; math.Abs(r.LogLikelihood-want) > 1e-12 || r.NumParameters != 1 {
+	if want := 6*math.Log(0.5) - 6; !(math.Abs(r.LogLikelihood-want) <= 1e-12) || r.NumParameters != 1 {
 		t.Errorf("result %+v, want log-likelihood %v and 1 parameter", r, want)
 	}
 	e, _, err := HyperErlang(x[2:], 1, 1, nil) // order 1 only: 1, 2, 3, 6 of mean 3
-	if err != nil || e.Orders[0] != 1 || math.Abs(e.Scales[0]-3) > 1e-15 {
+	if err != nil || e.Orders[0] != 1 || !(math.Abs(e.Scales[0]-3) <= 1e-15) {
 		t.Errorf("HyperErlang of order 1: %+v, %v", e, err)
 	}
 }
@@ -96,7 +96,7 @@ func TestHyperExponentialZeroPart(t *testing.T) {
 	x := []float64{0, 0, 0, 0, 1, 2, 3, 4}
 	_, r, _ := HyperExponential(x, 2, &Settings{MaxIterations: 1})
 	start := dist.HyperExponential{Weights: []float64{0.5, 0.5}, Rates: []float64{2, 0.4}}
-	if want := sumLog(x, start.LogProb); math.Abs(r.LogLikelihood-want) > 1e-12*math.Abs(want) {
+	if want := sumLog(x, start.LogProb); !(math.Abs(r.LogLikelihood-want) <= 1e-12*math.Abs(want)) {
 		t.Errorf("L_1 = %v, want %v", r.LogLikelihood, want)
 	}
 }
@@ -163,7 +163,7 @@ func TestGaussianMixtureVarianceFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := math.Sqrt(1e-6 * stat.Variance(x, nil))
-	if d.Means[0] != 0 || math.Abs(d.StdDevs[0]-want) > 1e-12*want {
+	if d.Means[0] != 0 || !(math.Abs(d.StdDevs[0]-want) <= 1e-12*want) {
 		t.Errorf("component on the zeros: mean %v, sd %v, want 0, %v", d.Means[0], d.StdDevs[0], want)
 	}
 }
@@ -233,21 +233,25 @@ func TestMiddleMinimumSplit(t *testing.T) {
 
 // TestHyperGammaFromEitherOrder starts the EM from the same two components
 // in both orders: the fit is the same, the lower-mean component first and
-// P its weight.
+// P its weight. The sample is 60 values of Gamma(100, scale 0.04) and 40 of
+// Gamma(5, scale 4) (seed 25): the component of lower mean (4 against 20)
+// has the larger shape/scale ratio (2,500 against 1.25), so only the mean
+// orders them.
 func TestHyperGammaFromEitherOrder(t *testing.T) {
-	x := twoGammas()
-	// Component A has the lower mean (4) but the larger shape/scale.
+	r := rand.New(rand.NewPCG(25, 1))
+	x := append(sample(60, distuv.Gamma{Alpha: 100, Beta: 25, Src: r}.Rand), sample(40, distuv.Gamma{Alpha: 5, Beta: 0.25, Src: r}.Rand)...)
 	a, b := [2]float64{64, 1.0 / 16}, [2]float64{4, 5}
 	h1, r1, err1 := HyperGammaFrom(x, dist.HyperGamma{Shape1: a[0], Scale1: a[1], Shape2: b[0], Scale2: b[1], P: 0.5}, nil)
 	h2, r2, err2 := HyperGammaFrom(x, dist.HyperGamma{Shape1: b[0], Scale1: b[1], Shape2: a[0], Scale2: a[1], P: 0.5}, nil)
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	if h1.Shape1*h1.Scale1 > h1.Shape2*h1.Scale2 || math.Abs(h1.P-0.6) > 0.1 {
+	// P within 4 binomial standard errors, 4 sqrt(0.6 · 0.4 / 100) = 0.2.
+	if !(math.Abs(h1.Shape1*h1.Scale1-4) <= 0.4) || !(math.Abs(h1.Shape2*h1.Scale2-20) <= 6) || !(math.Abs(h1.P-0.6) <= 0.2) {
 		t.Errorf("fit %+v: want the component of mean 4 first, P near 0.6", h1)
 	}
 	for _, c := range [][2]float64{{h1.Shape1, h2.Shape1}, {h1.Scale1, h2.Scale1}, {h1.Shape2, h2.Shape2}, {h1.Scale2, h2.Scale2}, {h1.P, h2.P}, {r1.LogLikelihood, r2.LogLikelihood}} {
-		if math.Abs(c[0]-c[1]) > 1e-6*math.Abs(c[0]) {
+		if !(math.Abs(c[0]-c[1]) <= 1e-6*math.Abs(c[0])) {
 			t.Errorf("from A, B: %+v; from B, A: %+v", h1, h2)
 			break
 		}
@@ -286,18 +290,30 @@ func weightStep(x []float64, h dist.HyperGamma, p float64) (next, cur float64) {
 // documented steps computed here: from P (0.5 when P is 0 or 1), p' = mean
 // posterior; stop when the log-likelihood changes by less than
 // Tolerance·max(1, |ℓ|) or p by less than 1e-12. The values include two far
-// in the tails (0.02 and 100), where the two components' log densities
-// differ by more than 709, the largest exponent a float64 holds. Whatever
+// in the tails (1e-10 and 100), where the two components' log densities
+// differ by more than 709, the largest exponent a float64 holds (at 1e-10
+// the first's is about 813 above the second's). Whatever
 // the start, the likelihood in p is concave and the fit ends at its
 // maximum.
 func TestHyperGammaWeightSteps(t *testing.T) {
-	x := append(twoGammas(), 0.02, 100)
-	h := dist.HyperGamma{Shape1: 8, Scale1: 0.5, Shape2: 40, Scale2: 0.5}
+	x := append(twoGammas(), 1e-10, 100)
+	// Components of means 4 and 20 tell most values apart and EM on p ends
+	// in a few steps; with means 4 and 6 it takes up to 25, and the
+	// tolerance decides when.
+	apart := dist.HyperGamma{Shape1: 8, Scale1: 0.5, Shape2: 40, Scale2: 0.5}
+	close := dist.HyperGamma{Shape1: 8, Scale1: 0.5, Shape2: 12, Scale2: 0.5}
 	for _, c := range []struct {
+		h         dist.HyperGamma
 		p0, start float64
 		tol       float64
 		maxIter   int
-	}{{0.3, 0.3, 1e-4, 0}, {0, 0.5, 1e-4, 0}, {1, 0.5, 1e-6, 0}, {0.3, 0.3, 1e-10, 1}, {1, 0.5, 1e-10, 2}} {
+	}{
+		{apart, 0.3, 0.3, 1e-4, 0}, {apart, 0, 0.5, 1e-4, 0}, {apart, 1, 0.5, 1e-6, 0},
+		{apart, 0.3, 0.3, 1e-10, 1}, {apart, 1, 0.5, 1e-10, 2},
+		{close, 0.05, 0.05, 1e-2, 0}, {close, 0.05, 0.05, 3e-3, 0}, {close, 0.05, 0.05, 1e-3, 0},
+		{close, 0.3, 0.3, 3e-4, 0}, {close, 0.3, 0.3, 1e-5, 0}, {close, 0.9, 0.9, 1e-4, 0}, {close, 0.9, 0.9, 1e-7, 0},
+	} {
+		h := c.h
 		h.P = c.p0
 		got, r, err := HyperGammaWeight(x, h, &Settings{Tolerance: c.tol, MaxIterations: c.maxIter})
 		p, prev, it := c.start, math.Inf(-1), 1
@@ -316,7 +332,7 @@ func TestHyperGammaWeightSteps(t *testing.T) {
 		if c.maxIter > 0 {
 			wantStatus = IterationLimit
 		}
-		if math.Abs(got-p) > 1e-12 || r.Iterations != it || r.Status != wantStatus || (err == nil) != (wantStatus == Converged) {
+		if !(math.Abs(got-p) <= 1e-12) || r.Iterations != it || r.Status != wantStatus || (err == nil) != (wantStatus == Converged) {
 			t.Errorf("start %v, tolerance %v, limit %d: p %v after %d iterations (%v), want %v after %d", c.p0, c.tol, c.maxIter, got, r.Iterations, r.Status, p, it)
 		}
 		if c.maxIter > 0 {
@@ -324,7 +340,7 @@ func TestHyperGammaWeightSteps(t *testing.T) {
 		}
 		hp := h
 		hp.P = got
-		if ll := sumLog(x, hp.LogProb); math.Abs(r.LogLikelihood-ll) > 1e-10*math.Abs(ll) {
+		if ll := sumLog(x, hp.LogProb); !(math.Abs(r.LogLikelihood-ll) <= 1e-10*math.Abs(ll)) {
 			t.Errorf("log-likelihood %v, want %v", r.LogLikelihood, ll)
 		}
 	}
