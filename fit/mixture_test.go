@@ -345,3 +345,20 @@ func TestHyperGammaWeightSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestHyperExponentialPhaseOnZeros fits six zeros and two values near 1e6:
+// the shorter phase shrinks onto the zeros until none of the large values'
+// responsibility is left in it (e^(−1e6/scale) underflows), and from then on
+// keeps its last scale instead of taking the mean 0 of its values. The fit
+// converges with weights 6/8 and 2/8 and the longer phase's rate 1/(1e6 +
+// 0.5), the reciprocal of the two large values' mean.
+func TestHyperExponentialPhaseOnZeros(t *testing.T) {
+	x := []float64{0, 0, 0, 0, 0, 0, 1e6, 1e6 + 1}
+	h, r, err := HyperExponential(x, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(math.Abs(h.Weights[0]-0.75) <= 1e-12) || !(math.Abs(h.Rates[1]*(1e6+0.5)-1) <= 1e-12) || math.IsInf(h.Rates[0], 0) || math.IsNaN(r.LogLikelihood) {
+		t.Errorf("fit %+v (%+v), want weights 0.75 and 0.25, rate 1/(1e6 + 0.5) and a finite spike on 0", h, r)
+	}
+}
