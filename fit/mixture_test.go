@@ -301,7 +301,7 @@ func TestHyperGammaWeightSteps(t *testing.T) {
 	// in a few steps; with means 4 and 6 it takes up to 25, and the
 	// tolerance decides when.
 	apart := dist.HyperGamma{Shape1: 8, Scale1: 0.5, Shape2: 40, Scale2: 0.5}
-	close := dist.HyperGamma{Shape1: 8, Scale1: 0.5, Shape2: 12, Scale2: 0.5}
+	overlapping := dist.HyperGamma{Shape1: 8, Scale1: 0.5, Shape2: 12, Scale2: 0.5}
 	for _, c := range []struct {
 		h         dist.HyperGamma
 		p0, start float64
@@ -310,8 +310,8 @@ func TestHyperGammaWeightSteps(t *testing.T) {
 	}{
 		{apart, 0.3, 0.3, 1e-4, 0}, {apart, 0, 0.5, 1e-4, 0}, {apart, 1, 0.5, 1e-6, 0},
 		{apart, 0.3, 0.3, 1e-10, 1}, {apart, 1, 0.5, 1e-10, 2},
-		{close, 0.05, 0.05, 1e-2, 0}, {close, 0.05, 0.05, 3e-3, 0}, {close, 0.05, 0.05, 1e-3, 0},
-		{close, 0.3, 0.3, 3e-4, 0}, {close, 0.3, 0.3, 1e-5, 0}, {close, 0.9, 0.9, 1e-4, 0}, {close, 0.9, 0.9, 1e-7, 0},
+		{overlapping, 0.05, 0.05, 1e-2, 0}, {overlapping, 0.05, 0.05, 3e-3, 0}, {overlapping, 0.05, 0.05, 1e-3, 0},
+		{overlapping, 0.3, 0.3, 3e-4, 0}, {overlapping, 0.3, 0.3, 1e-5, 0}, {overlapping, 0.9, 0.9, 1e-4, 0}, {overlapping, 0.9, 0.9, 1e-7, 0},
 	} {
 		h := c.h
 		h.P = c.p0
