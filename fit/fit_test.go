@@ -30,7 +30,9 @@ func sample(n int, f func() float64) []float64 {
 
 func near(t *testing.T, name string, got, want, relTol float64) {
 	t.Helper()
-	if math.Abs(got-want) > relTol*math.Abs(want) {
+	// Written so that a NaN fails, and an infinite want needs the same
+	// infinity (relTol·|want| is infinite there).
+	if got != want && !(math.Abs(got-want) <= relTol*math.Abs(want) && !math.IsInf(want, 0)) {
 		t.Errorf("%s = %.5g, want %.5g ± %.1f %%", name, got, want, 100*relTol)
 	}
 }
