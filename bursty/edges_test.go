@@ -95,3 +95,86 @@ func TestDurationUnder1000(t *testing.T) {
 		}
 	}
 }
+
+// TestVariabilityRows: bags are binned by their mean runtime into rows
+// 0..100, 100..1000, 1000..10000 s; a mean of exactly 100 s belongs to the
+// second row. Two bags in the second row, of runtimes {100, 100} (mean
+// 100, SD 0) and {100, 300} (mean 200, SD 100√2), give it a variability
+// (mean SD) of 50√2; the first row, empty, reports 0.
+func TestVariabilityRows(t *testing.T) {
+	jobs := []trace.Job{job(1, 0, 1, 100), job(2, 10, 1, 100), job(3, 5000, 1, 100), job(4, 5010, 1, 300)}
+	tr := trace.New(swf.Header{}, jobs, trace.Options{Procs: 4})
+	r, err := Analyze(tr, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []VariabilityRow{{Low: 0, High: 100, BoTs: 0}, {Low: 100, High: 1000, BoTs: 2, Variability: 50 * math.Sqrt2}}
+	if len(r.Variability) != 2 {
+		t.Fatalf("rows %+v", r.Variability)
+	}
+	for k, w := range want {
+		g := r.Variability[k]
+		if g.Low != w.Low || g.High != w.High || g.BoTs != w.BoTs || !near(g.Variability, w.Variability, 1e-9) {
+			t.Errorf("row %d: %+v, want %+v", k, g, w)
+		}
+	}
+}
+
+// TestNoBags: jobs far apart form no bag of two or more; the mean bag size
+// and the share under 1,000 s are 0, not 0/0.
+func TestNoBags(t *testing.T) {
+	jobs := []trace.Job{job(1, 0, 1, 10), job(2, 5000, 1, 10)}
+	r, err := Analyze(trace.New(swf.Header{}, jobs, trace.Options{Procs: 4}), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.MultiJobBoTs != 0 || r.MeanBoTSize != 0 || r.DurationUnder1000 != 0 {
+		t.Errorf("bags %d, mean size %v, under 1000 s %v", r.MultiJobBoTs, r.MeanBoTSize, r.DurationUnder1000)
+	}
+}
+
+// TestAttributeValues: the attribute names, out-of-range attributes, the
+// requested processors falling back to the allocated ones when not
+// requested (0 or -1), and 0 counting as a known value.
+func TestAttributeValues(t *testing.T) {
+	for a, want := range map[Attribute]string{-1: "unknown", User: "user", RequestedProcs: "requested_procs", numAttributes: "unknown"} {
+		if got := a.String(); got != want {
+			t.Errorf("Attribute(%d) = %q, want %q", a, got, want)
+		}
+	}
+	if Global.String() != "global" || PerUser.String() != "per-user" {
+		t.Errorf("contiguity names %q %q", Global, PerUser)
+	}
+	j := job(1, 0, 1, 10)
+	for _, c := range []struct {
+		req, procs int32
+		want       int64
+	}{{0, 4, 4}, {-1, 6, 6}, {1, 8, 1}} {
+		j.ReqProcs, j.Procs = c.req, c.procs
+		if got := value(&j, RequestedProcs); got != c.want {
+			t.Errorf("requested %d, allocated %d: value %d, want %d", c.req, c.procs, got, c.want)
+		}
+	}
+	jobs := []trace.Job{job(1, 0, 1, 10)}
+	jobs[0].Queue, jobs[0].App = 0, -1
+	known, unknown := KnownAttributes(jobs)
+	if !slices.Contains(known, Queue) || !slices.Equal(unknown, []Attribute{Executable}) {
+		t.Errorf("known %v, unknown %v", known, unknown)
+	}
+}
+
+// TestSortByArrivalTies: jobs sort by submit time, then job number,
+// whatever their order in the log.
+func TestSortByArrivalTies(t *testing.T) {
+	jobs := []trace.Job{job(4, 20, 1, 1), job(3, 10, 1, 1), job(1, 10, 1, 1), job(2, 5, 1, 1), job(5, 10, 1, 1)}
+	var ids []int64
+	for _, j := range SortByArrival(jobs) {
+		ids = append(ids, j.ID)
+	}
+	if !slices.Equal(ids, []int64{2, 1, 3, 5, 4}) {
+		t.Errorf("order %v, want [2 1 3 5 4]", ids)
+	}
+	if jobs[0].ID != 4 {
+		t.Error("the input was reordered")
+	}
+}
