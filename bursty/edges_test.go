@@ -178,3 +178,14 @@ func TestSortByArrivalTies(t *testing.T) {
 		t.Error("the input was reordered")
 	}
 }
+
+// TestTemporalNEScaleZero: a time scale of 0 has no intervals: NaN, as for
+// an empty log.
+func TestTemporalNEScaleZero(t *testing.T) {
+	if v := TemporalNE([]float64{0, 10, 20}, 0); !math.IsNaN(v) {
+		t.Errorf("scale 0: %v, want NaN", v)
+	}
+	if v := TemporalNE(nil, 60); !math.IsNaN(v) {
+		t.Errorf("no arrivals: %v, want NaN", v)
+	}
+}
