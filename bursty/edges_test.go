@@ -3,6 +3,7 @@ package bursty
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -187,5 +188,45 @@ func TestTemporalNEScaleZero(t *testing.T) {
 	}
 	if v := TemporalNE(nil, 60); !math.IsNaN(v) {
 		t.Errorf("no arrivals: %v, want NaN", v)
+	}
+}
+
+// TestGeneratedJobFields: a generated job is numbered from 1, submitted at
+// the floor of its arrival, completed (status 1), and records -1 in every
+// field the model does not produce; requested processors equal the
+// allocated ones.
+func TestGeneratedJobFields(t *testing.T) {
+	m := twoClassModel()
+	arr := []float64{0.5, 10.7, 5000.2}
+	for i, j := range m.Generate(arr, 1) {
+		if j.ID != int64(i+1) || j.Submit != int64(math.Floor(arr[i])) || j.Status != 1 || j.ReqProcs != j.Procs || j.Procs < 1 || j.Runtime < 0 {
+			t.Errorf("job %d: %+v", i, j)
+		}
+		for name, v := range map[string]int64{"wait": j.Wait, "requested time": j.ReqTime, "think time": j.ThinkTime,
+			"user": int64(j.User), "group": int64(j.Group), "executable": int64(j.App), "queue": int64(j.Queue),
+			"partition": int64(j.Partition), "preceding job": int64(j.Preceding)} {
+			if v != -1 {
+				t.Errorf("job %d: %s %d, want -1", i, name, v)
+			}
+		}
+		for name, v := range map[string]float64{"CPU time": float64(j.AvgCPU), "memory": float64(j.UsedMem), "requested memory": float64(j.ReqMem)} {
+			if v != -1 {
+				t.Errorf("job %d: %s %v, want -1", i, name, v)
+			}
+		}
+	}
+}
+
+// zeroSource makes every Float64 0, the smallest uniform.
+type zeroSource struct{}
+
+func (zeroSource) Uint64() uint64 { return 0 }
+
+// TestSamplerSkipsEmptyCells: a uniform of exactly 0 falls on the
+// cumulative weight 0 of leading empty cells; the draw must go on to the
+// first cell of positive weight (index 2 of weights 0, 0, 3, 2).
+func TestSamplerSkipsEmptyCells(t *testing.T) {
+	if got := newSampler([]float64{0, 0, 3, 2}).draw(rand.New(zeroSource{})); got != 2 {
+		t.Errorf("draw at u = 0: cell %d, want 2", got)
 	}
 }
