@@ -230,3 +230,55 @@ func TestSamplerSkipsEmptyCells(t *testing.T) {
 		t.Errorf("draw at u = 0: cell %d, want 2", got)
 	}
 }
+
+// TestFitEdges: one mixture component is a valid bound; the log's SHA-256
+// travels into the model's provenance; Δ = 0 and a component of weight 0
+// are valid models, a negative Δ is not.
+func TestFitEdges(t *testing.T) {
+	var jobs []trace.Job
+	for i, rp := range [][2]int64{{10, 4}, {12, 4}, {11, 4}, {5000, 8}, {5100, 1}, {4900, 1}} {
+		j := job(int64(i+1), int64(i)*1000, int32(i), rp[0])
+		j.Procs, j.ReqProcs = int32(rp[1]), int32(rp[1])
+		jobs = append(jobs, j)
+	}
+	tr := trace.New(swf.Header{}, jobs, trace.Options{})
+	tr.SHA256 = "abc123"
+	m, err := Fit(tr, FitOptions{Options: DefaultOptions(), GMax: 1})
+	if err != nil {
+		t.Fatalf("one component: %v", err)
+	}
+	if m.Runtime.G != 1 || m.Provenance["sha256"] != "abc123" {
+		t.Errorf("G %d, provenance %v", m.Runtime.G, m.Provenance)
+	}
+	m = twoClassModel()
+	m.Delta = 0
+	m.Runtime.Components = []Component{{1, 1e5, 1e3}, {0, 1e3, 10}}
+	if err := m.Check(); err != nil {
+		t.Errorf("Δ 0 and a component of weight 0: %v", err)
+	}
+	m.Delta = -1
+	if err := m.Check(); err == nil || !strings.Contains(err.Error(), "delta_s") {
+		t.Errorf("Δ -1: %v", err)
+	}
+}
+
+// TestUniformJobsRange: the random jobs of Table V have runtimes in
+// [rmin, rmax] and processors in 1..maxProcs.
+func TestUniformJobsRange(t *testing.T) {
+	run, procs := UniformJobs(2000, 100, 200, 3, rand.New(rand.NewPCG(1, 2)))
+	for i := range run {
+		if run[i] < 100 || run[i] > 200 || procs[i] < 1 || procs[i] > 3 {
+			t.Fatalf("job %d: runtime %v, processors %d", i, run[i], procs[i])
+		}
+	}
+}
+
+// TestFitDeltaZero: Δ = 0 is a valid fitting option.
+func TestFitDeltaZero(t *testing.T) {
+	jobs := []trace.Job{job(1, 0, 1, 10), job(2, 1000, 1, 5000)}
+	opt := FitOptions{Options: DefaultOptions(), GMax: 1}
+	opt.Delta = 0
+	if _, err := Fit(trace.New(swf.Header{}, jobs, trace.Options{}), opt); err != nil {
+		t.Errorf("Δ 0: %v", err)
+	}
+}
