@@ -64,6 +64,21 @@ func TestCompareColumns(t *testing.T) {
 	if p := RecordedResult(tr).Procs; p != 1 {
 		t.Errorf("machine size unknown: recorded result on %d processors, want 1", p)
 	}
+	// A log that records no schedule (no wait known): the recorded
+	// column's metrics are unknown, not zero, and every job is left out.
+	tr = mkTrace(1, tj{1, 0, -1, 10}, tj{1, 100, -1, 10})
+	if rigid, err = Rigid(ctx, tr, sched.NewFCFS(), sim.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if fb, err = Simulate(ctx, tr, sched.NewFCFS(), sim.Options{}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Compare(tr, rigid, fb); err != nil {
+		t.Fatal(err)
+	}
+	if c.Recorded.Metrics != nil || c.Recorded.LeftOut != 2 || c.Rigid.Metrics == nil || c.Feedback.Metrics == nil {
+		t.Errorf("no recorded schedule: recorded metrics %v, %d left out; rigid %v, feedback %v", c.Recorded.Metrics, c.Recorded.LeftOut, c.Rigid.Metrics, c.Feedback.Metrics)
+	}
 }
 
 // TestPerUserLatenessSpan: user 0 (a known ID) has jobs recorded at 1000
