@@ -50,6 +50,12 @@ func TestFluidArrival(t *testing.T) {
 		{"V1 recycles", FluidV1, nil, []step{{Dependency, 2*week + 5000, 3*week + 1000}}},
 		{"V1 recycles into a window", FluidV1, nil, []step{{Dependency, 3*week + 1500, 3*week + 1600}}},
 		{"V2 moves past the last window", FluidV2, []window{w3}, []step{{Dependency, 2*week + 3950, 3*week + 1000}}},
+		// W1 put back at w + 1000 goes after a recorded window W4 of the
+		// same start, [w + 1000, w + 1500], which takes the arrival: W1
+		// stays unused and comes back once more at 2w + 1000, in time for
+		// a release at 2w + 1800 (W4 would come back ending at 2w + 1500).
+		{"V2 reinserts after a window of the same start", FluidV2, []window{w1, {start: week + 1000, end: week + 1500}},
+			[]step{{Dependency, 3000, week + 1000}, {Dependency, 2*week + 1800, 2*week + 1900}}},
 	} {
 		win := c.win
 		if win == nil {
