@@ -2,6 +2,7 @@ package feedback
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -142,5 +143,29 @@ func TestOptionsDefaults(t *testing.T) {
 	}
 	if _, err := ParseStartRule("first"); err == nil {
 		t.Error("ParseStartRule(first) gave no error")
+	}
+}
+
+// TestNewSource: the one-call NewSource gives the source of a plan, and
+// refuses a log without users.
+func TestNewSource(t *testing.T) {
+	tr := smallLog()
+	w, err := sim.Prepare(tr, sim.PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := NewSource(tr, w, Options{Model: Adjusted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Run(context.Background(), src, sched.NewFCFS(), sim.Config{Procs: w.Procs}); err != nil {
+		t.Fatal(err)
+	}
+	// As in TestHandMadeReplayTimings.
+	if got := src.Submitted(); !slices.Equal(got, []sim.Time{0, 0, 450, 470}) {
+		t.Errorf("submits %v, want [0 0 450 470]", got)
+	}
+	if _, err := NewSource(mkTrace(1, tj{-1, 0, 0, 5}), w, Options{}); !errors.Is(err, ErrNoUsers) {
+		t.Errorf("a log without users: %v, want ErrNoUsers", err)
 	}
 }
