@@ -282,3 +282,50 @@ func TestFitDeltaZero(t *testing.T) {
 		t.Errorf("Δ 0: %v", err)
 	}
 }
+
+// TestDefaultScales: the grid of Fig. 6, 1 minute to 1 week.
+func TestDefaultScales(t *testing.T) {
+	want := []float64{60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400, 172800, 345600, 604800}
+	if !slices.Equal(DefaultScales, want) {
+		t.Errorf("scales %v", DefaultScales)
+	}
+}
+
+// TestLogRuntimeDraws: in log space a component of mean ln 101 and
+// standard deviation 0.01 gives runtimes e^(ln 101 + 0.01 Z) - 1, within
+// 101 e^(±0.06) - 1 = [94.1, 107.2] s at six standard deviations (a
+// chance of 2·10^-9 per draw of falling outside).
+func TestLogRuntimeDraws(t *testing.T) {
+	m := twoClassModel()
+	m.Runtime = RuntimeModel{Space: LogRuntime, Components: []Component{{0.5, math.Log(101), 0.01}, {0.5, math.Log(101), 0.01}}}
+	arr := make([]float64, 2000)
+	for i := range arr {
+		arr[i] = float64(i) * 1000
+	}
+	for _, j := range m.Generate(arr, 5) {
+		if j.Runtime < 94 || j.Runtime > 108 {
+			t.Fatalf("job %d: runtime %d s", j.ID, j.Runtime)
+		}
+	}
+}
+
+// TestModelAndMWMEdges: a Zipf law truncated at 1 is a valid model; an
+// invalid arrival model is reported; two arrivals are enough to fit an MWM,
+// a bin of 0 is refused.
+func TestModelAndMWMEdges(t *testing.T) {
+	m := twoClassModel()
+	m.ZipfMax = 1
+	if err := m.Check(); err != nil {
+		t.Errorf("Zipf max 1: %v", err)
+	}
+	m.Arrivals = &MWM{Bin: 0, Levels: 1, P: []float64{1}}
+	if err := m.Check(); err == nil || !strings.Contains(err.Error(), "arrivals.bin_s") {
+		t.Errorf("arrival bin 0: %v", err)
+	}
+	if _, err := FitMWM([]float64{0, 1000}, 100); err != nil {
+		t.Errorf("two arrivals: %v", err)
+	}
+	if _, err := FitMWM([]float64{0, 1000, 2000}, 0); err == nil {
+		t.Error("bin 0 accepted")
+	}
+}
