@@ -318,6 +318,11 @@ func TestModelAndMWMEdges(t *testing.T) {
 	if err := m.Check(); err != nil {
 		t.Errorf("Zipf max 1: %v", err)
 	}
+	m.ZipfAlpha = 0
+	if err := m.Check(); err == nil || !strings.Contains(err.Error(), "zipf_alpha") {
+		t.Errorf("Zipf α 0: %v", err)
+	}
+	m.ZipfAlpha = 2
 	m.Arrivals = &MWM{Bin: 0, Levels: 1, P: []float64{1}}
 	if err := m.Check(); err == nil || !strings.Contains(err.Error(), "arrivals.bin_s") {
 		t.Errorf("arrival bin 0: %v", err)
