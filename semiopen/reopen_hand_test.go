@@ -306,3 +306,17 @@ func TestWorkloadOptionBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestReopenCompletionAtPeriodEnd: the one user arrives at 2 (the period's
+// end) with a job of service 0, which ends at 2, after the arrival: it
+// counts among the period's completions (throughput 1/2), with response 0
+// and a residence of 0 (no jobs per residence to average).
+func TestReopenCompletionAtPeriodEnd(t *testing.T) {
+	m := handModel(t, 1)
+	r := simulateReplay(t, m, []uint64{ek(2), ek(0), leave})
+	near(t, "period", r.Period, 2, 0)
+	near(t, "throughput", r.Throughput, 0.5, 0)
+	near(t, "utilization", r.Utilization, 0, 0)
+	near(t, "response", r.Response, 0, 0)
+	near(t, "user throughput", r.UserThroughput, 0, 0)
+}
