@@ -165,7 +165,9 @@ type reopenRun struct {
 
 // Simulate runs the model once with the random numbers of rng: Users
 // arrivals, then every job until the last user leaves. The same rng state
-// gives the same result. ctx is checked every 4096 events.
+// gives the same result. ctx is checked every 4096 events. Events at the
+// same instant are taken in this order: the job completion, the arrival,
+// then the think-time ends in the order the users started thinking.
 func (m Reopen) Simulate(ctx context.Context, rng *rand.Rand) (*ReopenResult, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
