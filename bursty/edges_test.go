@@ -235,13 +235,7 @@ func TestSamplerSkipsEmptyCells(t *testing.T) {
 // travels into the model's provenance; Δ = 0 and a component of weight 0
 // are valid models, a negative Δ is not.
 func TestFitEdges(t *testing.T) {
-	var jobs []trace.Job
-	for i, rp := range [][2]int64{{10, 4}, {12, 4}, {11, 4}, {5000, 8}, {5100, 1}, {4900, 1}} {
-		j := job(int64(i+1), int64(i)*1000, int32(i), rp[0])
-		j.Procs, j.ReqProcs = int32(rp[1]), int32(rp[1])
-		jobs = append(jobs, j)
-	}
-	tr := trace.New(swf.Header{}, jobs, trace.Options{})
+	tr := fitJobs()
 	tr.SHA256 = "abc123"
 	m, err := Fit(tr, FitOptions{Options: DefaultOptions(), GMax: 1})
 	if err != nil {

@@ -85,15 +85,20 @@ func TestGenerateDeterministic(t *testing.T) {
 	}
 }
 
-func TestFitSmall(t *testing.T) {
-	// Runtimes in two tight groups; processors 4 (3 jobs), 8 (1 job), 1 (2 jobs).
+// fitJobs is a log of six jobs 1,000 s apart whose runtimes fall in two
+// tight groups, on 4 processors (3 jobs), 8 (1 job) and 1 (2 jobs).
+func fitJobs() *trace.Trace {
 	var jobs []trace.Job
 	for i, rp := range [][2]int64{{10, 4}, {12, 4}, {11, 4}, {5000, 8}, {5100, 1}, {4900, 1}} {
 		j := job(int64(i+1), int64(i)*1000, int32(i), rp[0])
 		j.Procs, j.ReqProcs = int32(rp[1]), int32(rp[1])
 		jobs = append(jobs, j)
 	}
-	tr := trace.New(swf.Header{}, jobs, trace.Options{})
+	return trace.New(swf.Header{}, jobs, trace.Options{})
+}
+
+func TestFitSmall(t *testing.T) {
+	tr := fitJobs()
 	m, err := Fit(tr, FitOptions{Options: DefaultOptions(), GMax: 2})
 	if err != nil {
 		t.Fatal(err)
