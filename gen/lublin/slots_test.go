@@ -3,6 +3,7 @@ package lublin
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,23 @@ func TestExpectedInterarrivalSlots(t *testing.T) {
 	}
 	if checked < 40 {
 		t.Errorf("only %d slots with 50 arrivals or more", checked)
+	}
+}
+
+// TestAverageSmallMachines: one processor is refused as a machine size;
+// two pass that check, but the paper's size range for them, u_med = log2 2
+// - 1.5 = -0.5, falls below u_low = 0.8 and validation names it; 16
+// processors give u_low 0.8, u_med 1.5, u_hi 4.
+func TestAverageSmallMachines(t *testing.T) {
+	fits := []LogFit{{"whole", WholeParams, false}}
+	if _, err := Average(fits, 1); err == nil || !strings.Contains(err.Error(), "machine size 1") {
+		t.Errorf("1 processor: %v", err)
+	}
+	if _, err := Average(fits, 2); err == nil || !strings.Contains(err.Error(), "u_med = -0.5") {
+		t.Errorf("2 processors: %v", err)
+	}
+	p, err := Average(fits, 16)
+	if err != nil || p.ULow != 0.8 || p.UMed != 1.5 || p.UHi != 4 {
+		t.Errorf("16 processors: %v, %v %v %v", err, p.ULow, p.UMed, p.UHi)
 	}
 }
