@@ -64,3 +64,13 @@ func TestAverageSmallMachines(t *testing.T) {
 		t.Errorf("16 processors: %v, %v %v %v", err, p.ULow, p.UMed, p.UHi)
 	}
 }
+
+// TestAverageAllSerial: a log whose jobs are all serial has no parallel
+// jobs to give p2 = Pow2Prob/(1 - SerialProb); it is refused by name.
+func TestAverageAllSerial(t *testing.T) {
+	p := WholeParams
+	p.SerialProb, p.Pow2Prob = 1, 0
+	if _, err := Average([]LogFit{{"serial", p, false}}, 128); err == nil || !strings.Contains(err.Error(), "log serial: serial_prob = 1") {
+		t.Errorf("all serial: %v", err)
+	}
+}
