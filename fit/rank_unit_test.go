@@ -3,6 +3,7 @@ package fit
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,35 @@ func TestTwoStageUniformBounds(t *testing.T) {
 	}
 	if _, _, _, err := TwoStageUniform([]float64{2, 2, 2, 2}, FreeTSU(), nil); !errors.Is(err, ErrDomain) {
 		t.Errorf("constant sample: %v", err)
+	}
+}
+
+// TestRankReportsFittedParameters: the parameters a ranking reports are
+// those of the fitted laws. For the gamma MLE, shape · scale equals the
+// sample mean exactly (its first-order condition), so a scale reported as
+// the rate would show; the hyper-exponential reports its weight and rates.
+func TestRankReportsFittedParameters(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	x := make([]float64, 400)
+	sum := 0.0
+	for i := range x {
+		x[i] = 50 + 100*r.ExpFloat64()
+		sum += x[i]
+	}
+	cands, err := Rank(x, []string{"gamma", "hyperexponential"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cands {
+		switch c.Name {
+		case "gamma":
+			if m := c.Params["shape"] * c.Params["scale"]; math.Abs(m-sum/400) > 1e-6*sum/400 {
+				t.Errorf("gamma: shape %v × scale %v = %v, sample mean %v", c.Params["shape"], c.Params["scale"], m, sum/400)
+			}
+		case "hyperexponential":
+			if c.Err == nil && (c.Params == nil || !(c.Params["rate1"] > 0) || !(c.Params["rate2"] > 0)) {
+				t.Errorf("hyperexponential parameters %v", c.Params)
+			}
+		}
 	}
 }
