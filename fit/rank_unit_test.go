@@ -158,3 +158,22 @@ func TestRankReportsFittedParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusText: each status reads back from the name it writes; an
+// unknown name is an error.
+func TestStatusText(t *testing.T) {
+	for _, s := range []Status{Converged, IterationLimit, Failure} {
+		b, err := s.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Status
+		if err := back.UnmarshalText(b); err != nil || back != s {
+			t.Errorf("%q read back as %v, %v", b, back, err)
+		}
+	}
+	var s Status
+	if err := s.UnmarshalText([]byte("done")); err == nil {
+		t.Error("unknown status accepted")
+	}
+}
