@@ -113,3 +113,129 @@ func TestFitSizesAdvice(t *testing.T) {
 		})
 	}
 }
+
+// runtimeLog returns a log of n jobs whose sizes are given per job and whose
+// runtimes alternate between a short (10-99 s) and a long (1,000-9,999 s)
+// cluster, spread by a fixed arithmetic pattern so that the hyper-Gamma has
+// two groups to fit.
+func runtimeLog(procs []int64) Log {
+	l := Log{Procs: procs}
+	for i := range procs {
+		l.Submit = append(l.Submit, int64(i))
+		if i%2 == 0 {
+			l.Runtime = append(l.Runtime, 10+int64(i*37%90))
+		} else {
+			l.Runtime = append(l.Runtime, 1000+int64(i*4133%9000))
+		}
+	}
+	return l
+}
+
+// twoSizes returns n sizes, alternately 2 and 4 (the runtime fit needs
+// groups of two sizes at least).
+func twoSizes(n int) []int64 {
+	p := make([]int64, n)
+	for i := range p {
+		p[i] = int64(2 + 2*(i%2))
+	}
+	return p
+}
+
+// TestFitRuntimesMinimumJobs checks the runtime rule at its boundary:
+// MinRuntimeJobs (100) jobs with a runtime of 1 s or more are enough, 99 are
+// not; runtimes of 0 and unknown sizes are dropped and counted.
+func TestFitRuntimesMinimumJobs(t *testing.T) {
+	o := (*FitOptions)(nil).withDefaults()
+	for _, c := range []struct {
+		name    string
+		l       Log
+		jobs    int
+		dropped int
+		ok      bool
+	}{
+		{"100 jobs", runtimeLog(twoSizes(100)), 100, 0, true},
+		{"99 jobs", runtimeLog(twoSizes(99)), 99, 0, false},
+		{"100 jobs, one of runtime 0 and one of size 0", func() Log {
+			l := runtimeLog(twoSizes(101))
+			l.Runtime[3], l.Procs[7] = 0, 0
+			return l
+		}(), 99, 2, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var rep FitReport
+			var tp TypeParams
+			err := fitRuntimes(c.l, o, &rep, &tp)
+			if rep.Runtimes.Jobs != c.jobs || rep.Runtimes.Dropped != c.dropped {
+				t.Errorf("jobs %d, dropped %d; want %d, %d", rep.Runtimes.Jobs, rep.Runtimes.Dropped, c.jobs, c.dropped)
+			}
+			if c.ok {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want := fmt.Sprintf("%v: the runtime model needs at least 100 jobs with a runtime of 1 s or more and a known size; the log has %d", ErrTooFewJobs, c.jobs)
+			if err == nil || err.Error() != want {
+				t.Fatalf("err = %v, want %s", err, want)
+			}
+		})
+	}
+}
+
+// TestFitRuntimesSizeGroups checks the size groups of the runtime fit
+// (Lublin and Feitelson (2003), section 6.3: groups of about equal job
+// counts, here never splitting a size). 160 jobs in the default 8 groups
+// make a target of 20 jobs per group; with 20 jobs of each of the sizes 1, 2,
+// 4, ..., 128, every size is a group of its own. With 25 jobs of size 1 and
+// 15 of size 2 (then 20 of each larger size), the first group keeps all 25
+// jobs of size 1 and the second takes the 15 of size 2 and then, being short
+// of 20, all 20 of size 4 (35 jobs).
+func TestFitRuntimesSizeGroups(t *testing.T) {
+	o := (*FitOptions)(nil).withDefaults()
+	sizes := []int64{1, 2, 4, 8, 16, 32, 64, 128}
+	var even []int64
+	for _, n := range sizes {
+		even = append(even, slices.Repeat([]int64{n}, 20)...)
+	}
+	uneven := slices.Concat(slices.Repeat([]int64{1}, 25), slices.Repeat([]int64{2}, 15), even[40:])
+	type grp struct {
+		lo, hi int64
+		jobs   int
+		med    float64
+	}
+	var evenWant []grp
+	for _, n := range sizes {
+		evenWant = append(evenWant, grp{n, n, 20, float64(n)})
+	}
+	unevenWant := []grp{{1, 1, 25, 1}, {2, 4, 35, 4}, {8, 8, 20, 8}, {16, 16, 20, 16}, {32, 32, 20, 32}, {64, 64, 20, 64}, {128, 128, 20, 128}}
+	for _, c := range []struct {
+		name  string
+		procs []int64
+		want  []grp
+	}{
+		{"20 of each size", even, evenWant},
+		{"25 of size 1, 15 of size 2", uneven, unevenWant},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// Reversing the order of the jobs must not change the groups.
+			for _, rev := range []bool{false, true} {
+				procs := slices.Clone(c.procs)
+				if rev {
+					slices.Reverse(procs)
+				}
+				var rep FitReport
+				var tp TypeParams
+				if err := fitRuntimes(runtimeLog(procs), o, &rep, &tp); err != nil {
+					t.Fatal(err)
+				}
+				var got []grp
+				for _, g := range rep.Runtimes.Groups {
+					got = append(got, grp{g.MinProcs, g.MaxProcs, g.Jobs, g.MedianProcs})
+				}
+				if !slices.Equal(got, c.want) {
+					t.Errorf("reversed %v: groups %v, want %v", rev, got, c.want)
+				}
+			}
+		})
+	}
+}
