@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -237,5 +238,58 @@ func TestFitRuntimesSizeGroups(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFitLogAdviceNote checks the note [FitLog] writes when the fitted u_med
+// is outside the advised range: a log of the default model (sizes up to 128)
+// said to run on a machine of 1,024 processors has u_hi = log2 1024 = 10,
+// the advised range is [6.50, 8.50], and u_med (about 4.5) lies below it.
+// The same log on its own machine size (128, u_hi 7, range [3.50, 5.50])
+// gets no such note.
+func TestFitLogAdviceNote(t *testing.T) {
+	_, jobs, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 3000, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l Log
+	for _, j := range jobs {
+		l.Submit = append(l.Submit, j.Submit)
+		l.Runtime = append(l.Runtime, j.Runtime)
+		l.Procs = append(l.Procs, j.Procs)
+	}
+	const prefix = "size median u_med "
+	for _, c := range []struct {
+		machine int
+		uhi     float64
+		note    bool
+	}{{1024, 10, true}, {128, 7, false}} {
+		l.MachineProcs = c.machine
+		p, rep, err := FitLog(l, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.UHi != c.uhi {
+			t.Fatalf("machine %d: u_hi %v, want %v", c.machine, p.UHi, c.uhi)
+		}
+		var notes []string
+		for _, n := range rep.Notes {
+			if strings.HasPrefix(n, prefix) {
+				notes = append(notes, n)
+			}
+		}
+		if !c.note {
+			if len(notes) != 0 || rep.Sizes.OutsideAdvice {
+				t.Errorf("machine %d (u_med %v): advice notes %q", c.machine, p.UMed, notes)
+			}
+			continue
+		}
+		if !(p.UMed < c.uhi-3.5) {
+			t.Fatalf("machine %d: u_med %v not below %v", c.machine, p.UMed, c.uhi-3.5)
+		}
+		want := fmt.Sprintf("size median u_med %.2f is outside [u_hi - 3.5, u_hi - 1.5] = [6.50, 8.50], the range advised for the paper's logs; kept as fitted", p.UMed)
+		if len(notes) != 1 || notes[0] != want {
+			t.Errorf("machine %d: notes %q, want [%q]", c.machine, notes, want)
+		}
 	}
 }
