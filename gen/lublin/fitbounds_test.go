@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/hpcwl/hpcwl/stats"
 	"testing"
 )
 
@@ -290,6 +292,77 @@ func TestFitLogAdviceNote(t *testing.T) {
 		want := fmt.Sprintf("size median u_med %.2f is outside [u_hi - 3.5, u_hi - 1.5] = [6.50, 8.50], the range advised for the paper's logs; kept as fitted", p.UMed)
 		if len(notes) != 1 || notes[0] != want {
 			t.Errorf("machine %d: notes %q, want [%q]", c.machine, notes, want)
+		}
+	}
+}
+
+// TestFitRuntimesUsableGroups checks which size groups enter the regression
+// of the first-Gamma weight on size (Lublin and Feitelson (2003), section
+// 6.3): groups of at least 5 jobs, and at least 2 of them. With 2 size
+// groups (target 50 jobs each) of 100 jobs: 50 of size 2 and 50 of size 4
+// make two groups; 95 and 5 also make two (the second exactly 5 jobs); 96
+// and 4 make one usable group and are refused. With two points the
+// regression is the line through them: PA = (p₂ − p₁)/2, PB = p₁ − 2·PA.
+func TestFitRuntimesUsableGroups(t *testing.T) {
+	o := (*FitOptions)(nil).withDefaults()
+	o.SizeGroups = 2
+	for _, c := range []struct {
+		n2, n4 int
+		ok     bool
+	}{{50, 50, true}, {95, 5, true}, {96, 4, false}} {
+		procs := slices.Concat(slices.Repeat([]int64{2}, c.n2), slices.Repeat([]int64{4}, c.n4))
+		var rep FitReport
+		var tp TypeParams
+		err := fitRuntimes(runtimeLog(procs), o, &rep, &tp)
+		g := rep.Runtimes.Groups
+		if len(g) != 2 || g[0].Jobs != c.n2 || g[1].Jobs != c.n4 || g[0].MedianProcs != 2 || g[1].MedianProcs != 4 {
+			t.Errorf("%d + %d: groups %+v", c.n2, c.n4, g)
+			continue
+		}
+		if !c.ok {
+			want := ErrTooFewJobs.Error() + ": the size-runtime correlation needs jobs of at least 2 different sizes (5 per group); the log has 1 usable group(s)"
+			if err == nil || err.Error() != want {
+				t.Errorf("%d + %d: err = %v, want %s", c.n2, c.n4, err, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%d + %d: %v", c.n2, c.n4, err)
+			continue
+		}
+		pa := (g[1].P - g[0].P) / 2
+		pb := g[0].P - 2*pa
+		if math.Abs(tp.PA-pa) > 1e-9 || math.Abs(tp.PB-pb) > 1e-9 || tp.PA != rep.Runtimes.PA || tp.PB != rep.Runtimes.PB {
+			t.Errorf("%d + %d: PA %v, PB %v; want %v, %v (group weights %v, %v)", c.n2, c.n4, tp.PA, tp.PB, pa, pb, g[0].P, g[1].P)
+		}
+	}
+}
+
+// TestFitRuntimesSubsample checks that the sub-sample KS test (100
+// sub-samples of 500 jobs, Lublin and Feitelson (2003), section 5.1) is run
+// from 500 jobs on and not below. With exactly 500 jobs every sub-sample is
+// the whole log, so its mean D is the model's D and it passes always or
+// never.
+func TestFitRuntimesSubsample(t *testing.T) {
+	o := (*FitOptions)(nil).withDefaults()
+	for _, n := range []int{499, 500} {
+		var rep FitReport
+		var tp TypeParams
+		if err := fitRuntimes(runtimeLog(twoSizes(n)), o, &rep, &tp); err != nil {
+			t.Fatal(err)
+		}
+		s := rep.Runtimes.Subsample
+		if n < 500 {
+			if s != (stats.SubsampleKSResult{}) {
+				t.Errorf("%d jobs: sub-sample test run: %+v", n, s)
+			}
+			continue
+		}
+		if s.Size != 500 || s.Reps != 100 || s.Alpha != 0.05 {
+			t.Errorf("%d jobs: sub-sample test %+v", n, s)
+		}
+		if math.Abs(s.MeanD-rep.Runtimes.ModelD) > 1e-12 || s.PassFraction != 0 && s.PassFraction != 1 {
+			t.Errorf("%d jobs: mean D %v, pass fraction %v; want D %v, pass 0 or 1", n, s.MeanD, s.PassFraction, rep.Runtimes.ModelD)
 		}
 	}
 }
