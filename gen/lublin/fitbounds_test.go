@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hpcwl/hpcwl/stats"
 	"testing"
@@ -364,5 +365,97 @@ func TestFitRuntimesSubsample(t *testing.T) {
 		if math.Abs(s.MeanD-rep.Runtimes.ModelD) > 1e-12 || s.PassFraction != 0 && s.PassFraction != 1 {
 			t.Errorf("%d jobs: mean D %v, pass fraction %v; want D %v, pass 0 or 1", n, s.MeanD, s.PassFraction, rep.Runtimes.ModelD)
 		}
+	}
+}
+
+// arrivalWeek is a hand-made week of 100 arrivals (plus one of negative
+// submit time, not counted), from Monday 2024-01-01 00:00 UTC, for the
+// arrival rules of [FitLog]: an interarrival of 1 s or more counts as a
+// peak one when both jobs are Monday-Friday in [08:00, 19:00) of the same
+// day. Counted by hand:
+//   - Monday: 00:00:00, 07:59:59, 08:00:00 twice (0 s, dropped), 08:00:01
+//     (1 s), 08:01, 08:03, 08:07, 08:15, 18:59:59 (five more), 19:00:00 (out
+//     of the peak): 6 peak interarrivals;
+//   - Tuesday: 18:59:00 (after Monday's 19:00), 18:59:30: 1;
+//   - Wednesday: 08:00 + 60 s·j, j = 0..12 (the first after Tuesday's last,
+//     another day): 12;
+//   - Friday: 10:00 + 90 s·j, j = 0..11: 11 (30 in all, MinPeakIntervals);
+//   - Saturday 08:00 + 50 s·i and Sunday 10:00 + 50 s·i, i = 0..30: none.
+//
+// Half-hour slots: 0 (00:00) 1 arrival, 15 (07:30) 1, 16 (08:00) 7 + 13 +
+// 31 = 51, 20 (10:00) 12 + 31 = 43, 37 (18:30) 3, 38 (19:00) 1.
+func arrivalWeek() Log {
+	const day = 86400
+	hms := func(d, h, m, s int) int64 { return int64(d*day + h*3600 + m*60 + s) }
+	sub := []int64{-1, hms(0, 0, 0, 0), hms(0, 7, 59, 59), hms(0, 8, 0, 0), hms(0, 8, 0, 0), hms(0, 8, 0, 1),
+		hms(0, 8, 1, 0), hms(0, 8, 3, 0), hms(0, 8, 7, 0), hms(0, 8, 15, 0), hms(0, 18, 59, 59), hms(0, 19, 0, 0),
+		hms(1, 18, 59, 0), hms(1, 18, 59, 30)}
+	for j := range 13 {
+		sub = append(sub, hms(2, 8, 0, 60*j))
+	}
+	for j := range 12 {
+		sub = append(sub, hms(4, 10, 0, 90*j))
+	}
+	for i := range 31 {
+		sub = append(sub, hms(5, 8, 0, 50*i), hms(6, 10, 0, 50*i))
+	}
+	return Log{Submit: sub, StartTime: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Unix()}
+}
+
+// TestFitArrivalsByHand checks the peak-hour interarrivals and the daily
+// counts of arrivalWeek, and the two minimum-count rules at their
+// boundaries: 30 peak interarrivals and 100 daily arrivals are enough; one
+// Friday job fewer (29 interarrivals) or slot 0 excluded (99 arrivals) is
+// not.
+func TestFitArrivalsByHand(t *testing.T) {
+	wantCounts := map[int]float64{0: 1, 15: 1, 16: 51, 20: 43, 37: 3, 38: 1}
+	for _, c := range []struct {
+		name    string
+		drop    int64 // a submit time to remove, or -2
+		exclude []int
+		peak    int
+		err     string
+	}{
+		{"the week", -2, nil, 30, ""},
+		{"without Friday's last job", 4*86400 + 10*3600 + 990, nil, 29,
+			"the arrival model needs at least 30 interarrivals of 1 s or more between jobs in the same peak period (08:00-19:00 Mon-Fri); the log has 29"},
+		{"slot 0 excluded", -2, []int{0}, 30,
+			"the daily cycle needs at least 100 arrivals outside excluded slots; the log has 99"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := arrivalWeek()
+			if c.drop != -2 {
+				i := slices.Index(l.Submit, c.drop)
+				if i < 0 {
+					t.Fatalf("no job at %d", c.drop)
+				}
+				l.Submit = slices.Delete(l.Submit, i, i+1)
+			}
+			o := (&FitOptions{ExcludeSlots: c.exclude}).withDefaults()
+			var rep FitReport
+			var tp TypeParams
+			err := fitArrivals(l, o, &rep, &tp)
+			af := rep.Arrivals
+			if af.PeakIntervals != c.peak {
+				t.Errorf("%d peak interarrivals, want %d", af.PeakIntervals, c.peak)
+			}
+			if c.err != "" {
+				if err == nil || err.Error() != ErrTooFewJobs.Error()+": "+c.err {
+					t.Fatalf("err = %v, want %s", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, got := range af.DailyCounts {
+				if got != wantCounts[i] {
+					t.Errorf("slot %d: %v arrivals, want %v", i, got, wantCounts[i])
+				}
+			}
+			if tp.AArr != af.AArr || tp.ANum != af.ANum || !(af.AArr > 0 && af.ANum > 0 && af.ARAR > 0) {
+				t.Errorf("fitted %+v", af)
+			}
+		})
 	}
 }
