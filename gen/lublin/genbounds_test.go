@@ -2,6 +2,7 @@ package lublin
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -69,5 +70,79 @@ func TestHeaderOptionalNotes(t *testing.T) {
 				t.Errorf("procs %d, load %v: notes %q, want one %q", c.procs, c.load, got, prefix)
 			}
 		}
+	}
+}
+
+// TestImplausibleBounds checks the plausibility bounds at their edges: a
+// shape or mean exactly at its bound (1e4 and 20 for the log Gammas, 100 and
+// 48 for the daily cycle, 10 for ARAR) is plausible, a shape, scale or ARAR
+// of 0 is not, and just past a bound is not; the messages are exact.
+func TestImplausibleBounds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*TypeParams)
+		key  string // "" when nothing is implausible
+		msg  string
+	}{
+		{"published", func(*TypeParams) {}, "", ""},
+		{"a1 at 1e4, mean 20", func(p *TypeParams) { p.A1, p.B1 = 1e4, 20.0/1e4 }, "", ""},
+		{"a1 above 1e4", func(p *TypeParams) { p.A1, p.B1 = 1.0001e4, 1e-4 }, "a1", "short-runtime Gamma shape 1e+04 outside (0, 10000]"},
+		{"a1 0", func(p *TypeParams) { p.A1 = 0 }, "a1", "short-runtime Gamma shape 0 outside (0, 10000]"},
+		{"b2 0", func(p *TypeParams) { p.B2 = 0 }, "b2", "long-runtime Gamma mean 0 (shape x scale) outside (0, 20]"},
+		{"a2 x b2 = 20", func(p *TypeParams) { p.A2, p.B2 = 4, 5 }, "", ""},
+		{"a2 x b2 = 20.5", func(p *TypeParams) { p.A2, p.B2 = 4.1, 5 }, "b2", "long-runtime Gamma mean 20.5 (shape x scale) outside (0, 20]"},
+		{"a_num 100, mean 48", func(p *TypeParams) { p.ANum, p.BNum = 100, 0.48 }, "", ""},
+		{"a_num x b_num = 50", func(p *TypeParams) { p.ANum, p.BNum = 100, 0.5 }, "b_num", "daily-cycle Gamma mean 50 (shape x scale) outside (0, 48]"},
+		{"arar 10", func(p *TypeParams) { p.ARAR = 10 }, "", ""},
+		{"arar 10.5", func(p *TypeParams) { p.ARAR = 10.5 }, "arar", "rush-to-all ratio 10.5 outside (0, 10]"},
+		{"arar 0", func(p *TypeParams) { p.ARAR = 0 }, "arar", "rush-to-all ratio 0 outside (0, 10]"},
+	} {
+		p := WholeParams
+		c.set(&p)
+		got := p.Implausible()
+		if c.key == "" {
+			if len(got) != 0 {
+				t.Errorf("%s: %v", c.name, got)
+			}
+			continue
+		}
+		if len(got) != 1 || got[c.key] != c.msg {
+			t.Errorf("%s: %v, want %s: %q", c.name, got, c.key, c.msg)
+		}
+	}
+}
+
+// TestExpTruncMean checks ∫_0^c e^x f(x) dx for Gamma densities f worked by
+// hand: scale ½ and shape 1 give 2(1 − e^−c) (the closed form, scale < 1);
+// scale 1 and shape 2 give c²/2 (e^x cancels e^−x), and scale 2 and shape 1
+// give e^(c/2) − 1 (both by quadrature).
+func TestExpTruncMean(t *testing.T) {
+	for _, c := range []struct{ a, b, c, want float64 }{
+		{1, 0.5, 3, 2 * (1 - math.Exp(-3))},
+		{2, 1, 3, 4.5},
+		{1, 1, 13, 13},
+		{1, 2, 3, math.Exp(1.5) - 1},
+	} {
+		if got := expTruncMean(c.a, c.b, c.c); !(math.Abs(got-c.want) <= 1e-9*c.want) {
+			t.Errorf("shape %v, scale %v, c %v: %v, want %v", c.a, c.b, c.c, got, c.want)
+		}
+	}
+}
+
+// TestCalibrateAtFactorFloor checks that the smallest factor on a_arr
+// calibration tries, 0.05 (the shortest interarrivals, the highest load and
+// rate), is itself reachable: the load and rate of the default parameters
+// scaled by 0.05 are calibrated back to a factor of 0.05.
+func TestCalibrateAtFactorFloor(t *testing.T) {
+	p := DefaultParams(Whole)
+	q := p
+	q.Whole.AArr *= 0.05
+	_, f, err := CalibrateLoad(p, ExpectedLoad(q))
+	if err != nil || math.Abs(f-0.05) > 1e-8 {
+		t.Errorf("load %v: factor %v, %v; want 0.05", ExpectedLoad(q), f, err)
+	}
+	_, f, err = CalibrateRate(p, ExpectedRate(q))
+	if err != nil || math.Abs(f-0.05) > 1e-8 {
+		t.Errorf("rate %v: factor %v, %v; want 0.05", ExpectedRate(q), f, err)
 	}
 }
