@@ -459,3 +459,22 @@ func TestFitArrivalsByHand(t *testing.T) {
 		})
 	}
 }
+
+// TestFitSizeGroupsMinimumJobs checks the minimum of MinGroupJobs (50) jobs
+// per size range of [FitSizeGroups]: 50 jobs of size 2 (plus one of runtime 0
+// and one of unknown size, not counted) are fitted; the range 8-8 with 49
+// jobs is refused with the exact message.
+func TestFitSizeGroupsMinimumJobs(t *testing.T) {
+	procs := slices.Concat(slices.Repeat([]int64{2}, 51), []int64{0}, slices.Repeat([]int64{8}, 49))
+	l := runtimeLog(procs)
+	l.Runtime[0] = 0
+	g, err := FitSizeGroups(l, []SizeRange{{Min: 2, Max: 4}}, nil)
+	if err != nil || len(g) != 1 || g[0].Jobs != 50 {
+		t.Fatalf("range 2-4: %+v, %v; want 50 jobs", g, err)
+	}
+	_, err = FitSizeGroups(l, []SizeRange{{Min: 2, Max: 4}, {Min: 8, Max: 8}}, nil)
+	want := ErrTooFewJobs.Error() + ": the runtime fit of sizes 8-8 needs at least 50 jobs with a runtime of 1 s or more; the log has 49"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}
