@@ -146,3 +146,61 @@ func TestCalibrateAtFactorFloor(t *testing.T) {
 		t.Errorf("rate %v: factor %v, %v; want 0.05", ExpectedRate(q), f, err)
 	}
 }
+
+// TestValidateBounds checks the parameter ranges at their edges: serial_prob
+// 1, u_hi 20 and u_low 0 are valid; u_hi 0, u_low = u_hi, u_med = u_low,
+// u_med = u_hi and a1 0 are refused with the exact message naming the field.
+func TestValidateBounds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*TypeParams)
+		err  string
+	}{
+		{"serial_prob 1", func(p *TypeParams) { p.SerialProb, p.Pow2Prob = 1, 0 }, ""},
+		{"u_hi 20", func(p *TypeParams) { p.UHi = 20 }, ""},
+		{"u_low 0", func(p *TypeParams) { p.ULow = 0 }, ""},
+		{"u_hi 0", func(p *TypeParams) { p.UHi, p.ULow = 0, 0 }, "t.u_hi = 0: must be in (0, 20] (log2 of the machine size)"},
+		{"u_low = u_hi", func(p *TypeParams) { p.ULow = 7 }, "t.u_low = 7: must be in [0, u_hi) = [0, 7)"},
+		{"u_med = u_low", func(p *TypeParams) { p.UMed = 0.8 }, "t.u_med = 0.8: must be in (u_low, u_hi) = (0.8, 7)"},
+		{"u_med = u_hi", func(p *TypeParams) { p.UMed = 7 }, "t.u_med = 7: must be in (u_low, u_hi) = (0.8, 7)"},
+		{"a1 0", func(p *TypeParams) { p.A1 = 0 }, "t.a1 = 0: must be a finite number > 0"},
+	} {
+		p := WholeParams
+		c.set(&p)
+		err := p.validate("t")
+		if c.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != ErrInvalidParams.Error()+": "+c.err {
+			t.Errorf("%s: err = %v, want %s", c.name, err, c.err)
+		}
+	}
+}
+
+// TestTargetOfByHand checks the arrival rate and load of a hand-made log.
+// Jobs (submit, runtime, size): (10, 100, 4), (0, 0, 2) (a runtime of 0
+// counts), (−1, 5, 1) and (20, 5, 0) (left out), (30, 10, 8): 3 jobs over
+// 30 s, 2/30 jobs per second = 5,760 per day, work 400 + 0 + 80 = 480 on the
+// widest job's 8 processors: load 480 / (8 · 30) = 2. Two jobs submitted
+// 1 s apart are enough; two at the same second are not.
+func TestTargetOfByHand(t *testing.T) {
+	l := Log{Submit: []int64{10, 0, -1, 20, 30}, Runtime: []int64{100, 0, 5, 5, 10}, Procs: []int64{4, 2, 1, 0, 8}}
+	got, err := TargetOf(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Target{Jobs: 3, JobsPerDay: 5760, OfferedLoad: 2, MachineProcs: 8}); *got != want {
+		t.Errorf("%+v, want %+v", *got, want)
+	}
+	got, err = TargetOf(Log{Submit: []int64{5, 6}, Runtime: []int64{1, 1}, Procs: []int64{1, 1}})
+	if err != nil || got.Jobs != 2 || got.JobsPerDay != 86400 || got.OfferedLoad != 2 {
+		t.Errorf("two jobs 1 s apart: %+v, %v", got, err)
+	}
+	_, err = TargetOf(Log{Submit: []int64{5, 5}, Runtime: []int64{1, 1}, Procs: []int64{1, 1}})
+	if want := ErrInvalidParams.Error() + ": 2 jobs with a runtime and a size over 0 s: no arrival rate"; err == nil || err.Error() != want {
+		t.Errorf("two jobs at the same second: %v, want %s", err, want)
+	}
+}
