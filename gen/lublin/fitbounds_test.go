@@ -285,6 +285,11 @@ func TestFitLogAdviceNote(t *testing.T) {
 			if len(notes) != 0 || rep.Sizes.OutsideAdvice {
 				t.Errorf("machine %d (u_med %v): advice notes %q", c.machine, p.UMed, notes)
 			}
+			// The chi-square test with simulated expected counts (20 bins,
+			// 19 degrees of freedom) accepts the model on its own output.
+			if ch := rep.Runtimes.Chi2; ch.DF != 19 || !(ch.PValue >= 0.001) {
+				t.Errorf("runtime chi-square on the model's own output: %+v", ch)
+			}
 			continue
 		}
 		if !(p.UMed < c.uhi-3.5) {
@@ -476,5 +481,19 @@ func TestFitSizeGroupsMinimumJobs(t *testing.T) {
 	want := ErrTooFewJobs.Error() + ": the runtime fit of sizes 8-8 needs at least 50 jobs with a runtime of 1 s or more; the log has 49"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
+	}
+}
+
+// TestFitArrivalsYearApart checks that two peak-hour jobs on the same day of
+// the year, one year apart (Tuesday 2024-01-02 and Thursday 2025-01-02, 09:00
+// UTC), are not on the same day: no peak interarrival.
+func TestFitArrivalsYearApart(t *testing.T) {
+	t0 := time.Date(2024, 1, 2, 9, 0, 0, 0, time.UTC)
+	t1 := time.Date(2025, 1, 2, 9, 0, 0, 0, time.UTC)
+	l := Log{Submit: []int64{0, t1.Unix() - t0.Unix()}, StartTime: t0.Unix()}
+	var rep FitReport
+	var tp TypeParams
+	if err := fitArrivals(l, (*FitOptions)(nil).withDefaults(), &rep, &tp); !errors.Is(err, ErrTooFewJobs) || rep.Arrivals.PeakIntervals != 0 {
+		t.Errorf("%d peak interarrivals (%v), want 0", rep.Arrivals.PeakIntervals, err)
 	}
 }
