@@ -251,16 +251,7 @@ func TestFitRuntimesSizeGroups(t *testing.T) {
 // The same log on its own machine size (128, u_hi 7, range [3.50, 5.50])
 // gets no such note.
 func TestFitLogAdviceNote(t *testing.T) {
-	_, jobs, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 3000, Seed: 11})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l Log
-	for _, j := range jobs {
-		l.Submit = append(l.Submit, j.Submit)
-		l.Runtime = append(l.Runtime, j.Runtime)
-		l.Procs = append(l.Procs, j.Procs)
-	}
+	l := generatedLog(t, 3000, 11)
 	const prefix = "size median u_med "
 	for _, c := range []struct {
 		machine int

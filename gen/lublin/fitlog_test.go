@@ -15,16 +15,7 @@ import (
 // sample size (100,000 jobs) — probabilities to 0.01, the runtime Gamma
 // means to 3 %, the arrival Gamma mean to 2 %.
 func TestFitRecoversGeneratorParams(t *testing.T) {
-	_, jobs, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 100000, Seed: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l Log
-	for _, j := range jobs {
-		l.Submit = append(l.Submit, j.Submit)
-		l.Runtime = append(l.Runtime, j.Runtime)
-		l.Procs = append(l.Procs, j.Procs)
-	}
+	l := generatedLog(t, 100000, 5)
 	l.MachineProcs = 128
 	got, rep, err := FitLog(l, nil)
 	if err != nil {
@@ -155,4 +146,22 @@ func TestGeneratedVsKTH(t *testing.T) {
 	if !(math.Abs(worst-0.020263029712617044) <= 1e-4) {
 		t.Errorf("hourly profile differs by at most %.17g, pinned %.17g", worst, 0.020263029712617044)
 	}
+}
+
+// generatedLog generates n jobs of the published whole-sample model with
+// the given seed and returns their submit times, runtimes and sizes as a
+// Log to fit.
+func generatedLog(t *testing.T, n int, seed uint64) Log {
+	t.Helper()
+	_, jobs, err := Generate(Config{Params: DefaultParams(Whole), Jobs: n, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l Log
+	for _, j := range jobs {
+		l.Submit = append(l.Submit, j.Submit)
+		l.Runtime = append(l.Runtime, j.Runtime)
+		l.Procs = append(l.Procs, j.Procs)
+	}
+	return l
 }
