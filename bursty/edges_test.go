@@ -328,3 +328,63 @@ func TestModelAndMWMEdges(t *testing.T) {
 		t.Error("bin 0 accepted")
 	}
 }
+
+// TestMWMLevelBounds: an MWM may have 1 to 26 levels, each with its p;
+// 0 and 27 levels are refused with the field's name.
+func TestMWMLevelBounds(t *testing.T) {
+	for _, tc := range []struct {
+		levels int
+		ok     bool
+	}{{0, false}, {1, true}, {2, true}, {26, true}, {27, false}} {
+		p := make([]float64, tc.levels)
+		for i := range p {
+			p[i] = 1
+		}
+		err := MWM{Bin: 1, Levels: tc.levels, P: p}.check()
+		if (err == nil) != tc.ok || (err != nil && !strings.Contains(err.Error(), "arrivals.levels")) {
+			t.Errorf("%d levels: error %v, want accepted %v", tc.levels, err, tc.ok)
+		}
+	}
+}
+
+// TestFitGroupsSorted: the parallelism groups come out by increasing
+// processor count whatever the order of the log; here ten sizes, one job
+// each, submitted from the largest down.
+func TestFitGroupsSorted(t *testing.T) {
+	var jobs []trace.Job
+	for i := range 10 {
+		j := job(int64(i+1), int64(i)*1000, 1, int64(10+4000*(i%2)))
+		j.Procs, j.ReqProcs = int32(10-i), int32(10-i)
+		jobs = append(jobs, j)
+	}
+	m, err := Fit(trace.New(swf.Header{}, jobs, trace.Options{}), FitOptions{Options: DefaultOptions(), GMax: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range m.Groups {
+		if g.Procs != i+1 || g.Jobs != 1 {
+			t.Fatalf("groups %v: want processors 1 to 10, one job each", m.Groups)
+		}
+	}
+}
+
+// TestMWMArrivalsExactCount: the rounded cascade counts are corrected to
+// exactly n arrivals, whether rounding left too few or too many; twenty
+// seeds reach both corrections.
+func TestMWMArrivalsExactCount(t *testing.T) {
+	m := MWM{Bin: 10, Levels: 6, P: []float64{0.5, 1, 2, 0.3, 5, 1}}
+	for seed := range uint64(20) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		c := m.Counts(777, rand.New(rand.NewPCG(seed, 1)))
+		a := m.Arrivals(777, r)
+		if len(a) != 777 || !slices.IsSorted(a) || a[0] < 0 || a[776] >= 640 {
+			t.Fatalf("seed %d: %d arrivals in [%v, %v]", seed, len(a), a[0], a[len(a)-1])
+		}
+		// Every arrival falls in a bin whose cascade count is positive.
+		for _, x := range a {
+			if c[int(x/10)] <= 0 {
+				t.Fatalf("seed %d: arrival at %v in a bin of count %v", seed, x, c[int(x/10)])
+			}
+		}
+	}
+}
