@@ -3,6 +3,7 @@ package lublin
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -202,5 +203,79 @@ func TestTargetOfByHand(t *testing.T) {
 	_, err = TargetOf(Log{Submit: []int64{5, 5}, Runtime: []int64{1, 1}, Procs: []int64{1, 1}})
 	if want := ErrInvalidParams.Error() + ": 2 jobs with a runtime and a size over 0 s: no arrival rate"; err == nil || err.Error() != want {
 		t.Errorf("two jobs at the same second: %v, want %s", err, want)
+	}
+}
+
+// TestRuntimeGammaScales checks that each runtime component draws from
+// Gamma(shape A, scale B) (lublin99.c's hyper-Gamma) on ln(runtime): with
+// PA = 0, PB = 1 every job takes the first component, with PB = 0 the
+// second. A = 4, B = ½ is an Erlang law, whose tail P(X > x) =
+// e^(−x/B)·Σ_{i<4} (x/B)^i/i! is worked out by hand; a runtime (e^X
+// truncated to whole seconds) reaches 8 s exactly when X >= ln 8, where
+// x/B = ln 64, so P(runtime >= 8) = (1 + L + L²/2 + L³/6)/64 with L = ln 64,
+// 0.4030. Over 20,000 draws the fraction's standard error is
+// √(0.403 · 0.597 / 20000) ≈ 0.0035; the tolerance 0.014 is 4 of them.
+// With the rate taken for the scale (Gamma of mean A/B = 8 in ln seconds)
+// the fraction would be above 0.95.
+func TestRuntimeGammaScales(t *testing.T) {
+	const n = 20000
+	l := math.Log(64)
+	want := (1 + l + l*l/2 + l*l*l/6) / 64
+	for _, c := range []struct {
+		name string
+		t    TypeParams
+	}{
+		{"first component", TypeParams{A1: 4, B1: 0.5, A2: 300, B2: 0.03, PA: 0, PB: 1}},
+		{"second component", TypeParams{A1: 300, B1: 0.03, A2: 4, B2: 0.5, PA: 0, PB: 0}},
+	} {
+		g := newClassGen(c.t, rand.New(rand.NewPCG(3, 4)))
+		k := 0
+		for range n {
+			if g.runtime(2) >= 8 {
+				k++
+			}
+		}
+		if f := float64(k) / n; math.Abs(f-want) > 0.014 {
+			t.Errorf("%s: P(runtime >= 8 s) = %.4f, want %.4f ± 0.014", c.name, f, want)
+		}
+	}
+}
+
+// TestJobCountDefault checks how the run's length is chosen: with neither a
+// job count nor a duration the run has DefaultJobs (50,000) jobs; with a
+// duration alone it is not capped at that count. The duration is the time
+// in which the model's expected rate (Expected) brings 60,000 jobs: the
+// arrivals over 20 % more than the default count are far outside the
+// sampling error of a count of 60,000 (tens of thousands of interarrivals,
+// a relative error near 1 %).
+func TestJobCountDefault(t *testing.T) {
+	g, err := New(Config{Params: DefaultParams(Whole), Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, _ := g.Expected()
+	d := int64(60000 / rate * 86400)
+	dg, err := New(Config{Params: DefaultParams(Whole), Seed: 5, Duration: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for j, ok := dg.Next(); ok; j, ok = dg.Next() {
+		if j.Submit > d {
+			t.Fatalf("job at %d after the duration %d", j.Submit, d)
+		}
+		n++
+	}
+	if n < 55000 || n > 65000 {
+		t.Errorf("duration %d s alone: %d jobs, want about 60,000", d, n)
+	}
+	// At most one job past the default count is drawn, so that a run
+	// that never ends fails here instead of hanging.
+	n = 0
+	for _, ok := g.Next(); ok && n <= DefaultJobs; _, ok = g.Next() {
+		n++
+	}
+	if n != DefaultJobs {
+		t.Errorf("no count nor duration: %d jobs (stopped at %d), want %d", n, DefaultJobs+1, DefaultJobs)
 	}
 }

@@ -165,3 +165,28 @@ func TestSizeFitDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeKSByHand checks the Kolmogorov-Smirnov distance of sizeKS on
+// counts worked out by hand: one job of 1, one of 3 and two of 6 processors
+// against P(1) = 0.5, P(2) = 0.1, P(3) = 0.2, P(4) = 0.2. The CDFs at n =
+// 1..6 are 0.25, 0.25, 0.5, 0.5, 0.5, 1 (log) and 0.5, 0.6, 0.8, 1, 1, 1
+// (model): the largest gap is 0.5, at 4 and 5 (sizes beyond the model's
+// table count for the log only). The same counts against a model that
+// extends past them (P(6) = 0.5, P(7) = 0.5) have gaps 0.25, 0.25, 0.5,
+// 0.5, 0.5, 0.5: D = 0.5; one job of 2 against P(1) = 1 has D = 1.
+func TestSizeKSByHand(t *testing.T) {
+	for _, c := range []struct {
+		counts map[int64]int
+		pr     []float64
+		want   float64
+	}{
+		{map[int64]int{1: 1, 3: 1, 6: 2}, []float64{0, 0.5, 0.1, 0.2, 0.2}, 0.5},
+		{map[int64]int{1: 1, 3: 1, 6: 2}, []float64{0, 0, 0, 0, 0, 0, 0.5, 0.5}, 0.5},
+		{map[int64]int{2: 1}, []float64{0, 1}, 1},
+		{map[int64]int{2: 3, 4: 1}, []float64{0, 0, 0.5, 0.25, 0.25}, 0.25},
+	} {
+		if got := sizeKS(c.counts, c.pr); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("sizeKS(%v, %v) = %v, want %v", c.counts, c.pr, got, c.want)
+		}
+	}
+}
