@@ -279,3 +279,79 @@ func TestJobCountDefault(t *testing.T) {
 		t.Errorf("no count nor duration: %d jobs (stopped at %d), want %d", n, DefaultJobs+1, DefaultJobs)
 	}
 }
+
+// TestHeaderFields checks the header fields that depend on the mode and the
+// machine: MaxNodes and MaxProcs are 2^UHi rounded (128 for the published
+// whole set; 100 on a machine of 100 processors, where UHi = log2 100; in
+// typed mode the larger of the two classes' UHi, here a batch UHi of 8 for
+// 256 while the whole set's stays 7); one queue for the whole-sample model,
+// two (interactive and batch) for the typed one; and the expected rate is
+// noted for the slot-weight arrivals only.
+func TestHeaderFields(t *testing.T) {
+	typed := DefaultParams(Typed)
+	typed.Batch.UHi = 8
+	for _, c := range []struct {
+		name     string
+		cfg      Config
+		maxNodes string
+		queues   string
+		arrivals bool // an "Arrivals:" note instead of "ExpectedRate:"
+	}{
+		{"whole", Config{Params: DefaultParams(Whole)}, "128", "1", false},
+		{"whole on 100", Config{Params: DefaultParams(Whole), Procs: 100}, "100", "1", false},
+		{"typed", Config{Params: typed}, "256", "2", false},
+		{"expected interarrival", Config{Params: DefaultParams(Whole), Arrivals: ExpectedInterarrival}, "128", "1", true},
+	} {
+		c.cfg.Jobs, c.cfg.Seed = 5, 1
+		h, _, err := Generate(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, kv := range [][2]string{{"MaxNodes", c.maxNodes}, {"MaxProcs", c.maxNodes}, {"MaxQueues", c.queues}} {
+			if got, _ := h.Get(kv[0]); got != kv[1] {
+				t.Errorf("%s: %s %q, want %q", c.name, kv[0], got, kv[1])
+			}
+		}
+		var arr, rate int
+		for _, n := range h.GetAll("Note") {
+			if strings.HasPrefix(n, "Arrivals: method "+string(ExpectedInterarrival)) {
+				arr++
+			}
+			if strings.HasPrefix(n, "ExpectedRate: ") {
+				rate++
+			}
+		}
+		if c.arrivals && (arr != 1 || rate != 0) || !c.arrivals && (arr != 0 || rate != 1) {
+			t.Errorf("%s: %d arrival-method notes and %d expected-rate notes", c.name, arr, rate)
+		}
+	}
+}
+
+// TestStartHourPhase checks that the start hour sets the phase of the daily
+// cycle: time 0 is that local time of day, so the arrivals' local hours
+// (Summarize with the same start hour) follow the same cycle whatever the
+// start hour. The fraction of arrivals between 08:00 and 18:00 over 20,000
+// jobs is compared between start hours 0 and 12 (0.633 and 0.629 at seed
+// 9): the tolerance 0.05 is over ten binomial standard errors
+// (√(0.63 · 0.37 / 20000) ≈ 0.0034), room for the day-to-day variation of
+// the cycle, while a run whose time 0 were midnight but read as noon gives
+// 0.21.
+func TestStartHourPhase(t *testing.T) {
+	day := func(startHour float64) float64 {
+		_, jobs, err := Generate(Config{Params: DefaultParams(Whole), Jobs: 20000, Seed: 9, StartHour: startHour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := Summarize(jobs, 128, startHour).Hourly
+		f := 0.0
+		for i := 8; i < 18; i++ {
+			f += h[i]
+		}
+		return f
+	}
+	f0, f12 := day(0), day(12)
+	t.Logf("fraction of arrivals 08:00-18:00: %.4f (start hour 0), %.4f (start hour 12)", f0, f12)
+	if math.Abs(f0-f12) > 0.05 {
+		t.Errorf("fraction of arrivals 08:00-18:00: %.4f from start hour 0, %.4f from start hour 12", f0, f12)
+	}
+}
