@@ -355,3 +355,37 @@ func TestStartHourPhase(t *testing.T) {
 		t.Errorf("fraction of arrivals 08:00-18:00: %.4f from start hour 0, %.4f from start hour 12", f0, f12)
 	}
 }
+
+// TestScaleToMachineSmallRule checks the small-machine rule of
+// ScaleToMachine where it matters: on 10 processors the whole set's UMed
+// moves to 4.5 + log2 10 − 7 ≈ 0.82, within 0.2 of ULow (0.8), so it is set
+// to UHi − 1.5 = log2 10 − 1.5; on 11 processors (UMed ≈ 0.96) too; on 12
+// (UMed ≈ 1.08, more than 0.2 above ULow) it is kept. Two processors is the
+// smallest machine: a set with ULow 0 and UMed 6.5 scales to it (UHi 1,
+// UMed 0.5); one processor is refused.
+func TestScaleToMachineSmallRule(t *testing.T) {
+	p := DefaultParams(Whole)
+	p.Whole.ULow, p.Whole.UMed = 0, 6.5
+	if s, err := p.ScaleToMachine(2); err != nil || s.Whole.UHi != 1 || s.Whole.UMed != 0.5 {
+		t.Errorf("2 processors: UHi %v, UMed %v, error %v; want 1, 0.5", s.Whole.UHi, s.Whole.UMed, err)
+	}
+	if _, err := p.ScaleToMachine(1); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "machine size 1: must be at least 2") {
+		t.Errorf("1 processor: error %v", err)
+	}
+	for _, c := range []struct {
+		procs int
+		umed  float64
+	}{
+		{10, math.Log2(10) - 1.5},
+		{11, math.Log2(11) - 1.5},
+		{12, math.Log2(12) - 2.5},
+	} {
+		p, err := DefaultParams(Whole).ScaleToMachine(c.procs)
+		if err != nil {
+			t.Fatalf("%d processors: %v", c.procs, err)
+		}
+		if w := p.Whole; math.Abs(w.UHi-math.Log2(float64(c.procs))) > 1e-12 || math.Abs(w.UMed-c.umed) > 1e-12 {
+			t.Errorf("%d processors: UHi %v, UMed %v; want log2 P and %v", c.procs, w.UHi, w.UMed, c.umed)
+		}
+	}
+}
