@@ -518,7 +518,9 @@ func fitArrivals(l Log, o FitOptions, rep *FitReport, t *TypeParams) error {
 	if total < MinDailyCycleJobs {
 		return fmt.Errorf("%w: the daily cycle needs at least %d arrivals outside excluded slots; the log has %.0f", ErrTooFewJobs, MinDailyCycleJobs, total)
 	}
-	af.ANum, af.BNum = fitDailyCycle(af.DailyCounts, o.Slots, excluded)
+	if af.ANum, af.BNum, err = fitDailyCycle(af.DailyCounts, o.Slots, excluded); err != nil {
+		return err
+	}
 	w := slotMasses(af.ANum, af.BNum, o.Slots)
 	model := make([]float64, 48)
 	wsum := 0.0
@@ -582,8 +584,9 @@ func slotMasses(a, b float64, c SlotConvention) []float64 {
 
 // fitDailyCycle maximises the binned likelihood Σ c_i ln(w_i / Σ_j w_j)
 // (sums over the slots not excluded) over (ln α, ln β) by Nelder-Mead from
-// the moment estimates.
-func fitDailyCycle(counts [48]float64, c SlotConvention, excluded map[int]bool) (a, b float64) {
+// the moment estimates. Arrivals that all fall in one slot (variance 0)
+// have no such start and no Gamma fit: an error.
+func fitDailyCycle(counts [48]float64, c SlotConvention, excluded map[int]bool) (a, b float64, err error) {
 	var n, m, m2 float64
 	for i, k := range counts {
 		v := slotValue(i, c)
@@ -593,6 +596,9 @@ func fitDailyCycle(counts [48]float64, c SlotConvention, excluded map[int]bool) 
 	}
 	m /= n
 	v := m2/n - m*m
+	if !(v > 0) {
+		return 0, 0, fmt.Errorf("%w: the daily cycle needs arrivals in at least two half-hour slots; all %.0f are in one", ErrTooFewJobs, n)
+	}
 	nll := func(p []float64) float64 {
 		w := slotMasses(math.Exp(p[0]), math.Exp(p[1]), c)
 		tot := 0.0
@@ -610,8 +616,8 @@ func fitDailyCycle(counts [48]float64, c SlotConvention, excluded map[int]bool) 
 		return s
 	}
 	res, err := optimize.Minimize(optimize.Problem{Func: nll}, []float64{math.Log(m * m / v), math.Log(v / m)}, nil, &optimize.NelderMead{})
-	if err != nil && res == nil {
-		return m * m / v, v / m
+	if err != nil {
+		return 0, 0, fmt.Errorf("fitting the daily cycle: %w", err)
 	}
-	return math.Exp(res.X[0]), math.Exp(res.X[1])
+	return math.Exp(res.X[0]), math.Exp(res.X[1]), nil
 }
