@@ -190,3 +190,24 @@ func TestSizeKSByHand(t *testing.T) {
 		}
 	}
 }
+
+// TestFitDiscreteTSUMean checks the mean-size constraint of the size fit on
+// a log worked out by hand: 50 jobs of 2 and 50 of 64 processors (all
+// parallel, all powers of two; UHi = log2 64 = 6) have mean 33, and the
+// fitted distribution's mean is 33 (to 1e-6). A target above every size
+// (100) cannot be reached: the fit comes as close as it can, all the mass on
+// 64 (mean 64).
+func TestFitDiscreteTSUMean(t *testing.T) {
+	counts := map[int64]int{2: 50, 64: 50}
+	for _, c := range []struct{ target, want float64 }{{33, 33}, {100, 64}} {
+		p, err := fitDiscreteTSU(counts, 6, 0, 1, c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp := TypeParams{Pow2Prob: 1, ULow: p.Low, UMed: p.Med, UHi: 6, UProb: p.P}
+		_, mean, _ := sizeMoments(tp.SizeDistribution())
+		if math.Abs(mean/c.want-1) > 1e-6 {
+			t.Errorf("target %v: fitted %+v has mean size %v, want %v", c.target, p, mean, c.want)
+		}
+	}
+}
