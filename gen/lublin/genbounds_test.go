@@ -389,3 +389,13 @@ func TestScaleToMachineSmallRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateRateOutOfReach checks the error of a rate no factor on a_arr
+// reaches: 1,000 jobs per second are 86,400,000 (8.64e+07) jobs per day,
+// named in the message.
+func TestCalibrateRateOutOfReach(t *testing.T) {
+	_, _, err := CalibrateRate(DefaultParams(Whole), 1000)
+	if !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "arrival rate 8.64e+07 jobs/day is out of reach") {
+		t.Errorf("error %v", err)
+	}
+}
