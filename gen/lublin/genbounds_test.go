@@ -399,3 +399,30 @@ func TestCalibrateRateOutOfReach(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestMachineProcs checks the machine size a parameter set describes,
+// round(2^UHi) of the classes in use: a whole set with UHi 8 (the typed
+// classes left at 7 and 5.5) gives 256; a typed set with a batch UHi of 8
+// (the whole class left at 7) 256; with an interactive UHi of log2 100 and a
+// batch UHi of 6, 100.
+func TestMachineProcs(t *testing.T) {
+	whole := DefaultParams(Whole)
+	whole.Whole.UHi = 8
+	typed := DefaultParams(Typed)
+	typed.Batch.UHi = 8
+	mixed := DefaultParams(Typed)
+	mixed.Batch.UHi, mixed.Interactive.UHi = 6, math.Log2(100)
+	for _, c := range []struct {
+		name string
+		p    Params
+		want int
+	}{
+		{"whole", whole, 256},
+		{"typed", typed, 256},
+		{"typed, interactive wider", mixed, 100},
+	} {
+		if got := c.p.MachineProcs(); got != c.want {
+			t.Errorf("%s: %d processors, want %d", c.name, got, c.want)
+		}
+	}
+}
