@@ -2,6 +2,7 @@ package lublin
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -423,6 +424,49 @@ func TestMachineProcs(t *testing.T) {
 	} {
 		if got := c.p.MachineProcs(); got != c.want {
 			t.Errorf("%s: %d processors, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCalibrateReachableRange checks that the range an unreachable target
+// names is the range reached: a load of 1e-6 and a rate of 1e-9 jobs/s are
+// refused with "reachable range [lo, hi]" (3 digits), and targets 1 % inside
+// either end (beyond the rounding to 3 digits) are reached, by parameters
+// that validate, to 1e-6 relative (the bisection stops at 1e-9 on the
+// factor); so is 80 % of the set's own load or rate, which needs longer
+// interarrivals (a factor above 1).
+func TestCalibrateReachableRange(t *testing.T) {
+	p := DefaultParams(Whole)
+	for _, c := range []struct {
+		name    string
+		calib   func(Params, float64) (Params, float64, error)
+		measure func(Params) float64
+		far     float64
+	}{
+		{"load", CalibrateLoad, ExpectedLoad, 1e-6},
+		{"rate", CalibrateRate, ExpectedRate, 1e-9},
+	} {
+		_, _, err := c.calib(p, c.far)
+		if err == nil {
+			t.Fatalf("%s %v: reached", c.name, c.far)
+		}
+		var lo, hi float64
+		msg := err.Error()
+		if i := strings.Index(msg, "reachable range ["); i < 0 {
+			t.Fatalf("%s: error %v names no range", c.name, err)
+		} else if _, err := fmt.Sscanf(msg[i:], "reachable range [%g, %g]", &lo, &hi); err != nil {
+			t.Fatalf("%s: %q: %v", c.name, msg[i:], err)
+		}
+		// 80 % of the set's own value needs a factor above 1 on a_arr.
+		for _, target := range []float64{lo * 1.01, hi * 0.99, 0.8 * c.measure(p)} {
+			q, f, err := c.calib(p, target)
+			if err != nil {
+				t.Errorf("%s %v (range [%v, %v]): %v", c.name, target, lo, hi, err)
+				continue
+			}
+			if got := c.measure(q); q.Validate() != nil || math.Abs(got/target-1) > 1e-6 {
+				t.Errorf("%s %v: factor %v gives %v (valid: %v)", c.name, target, f, got, q.Validate())
+			}
 		}
 	}
 }
