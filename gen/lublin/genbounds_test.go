@@ -470,3 +470,36 @@ func TestCalibrateReachableRange(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanRuntimeMatchesDraws checks MeanRuntime against the runtimes the
+// generator draws, on Gammas that the truncation at ln runtime 12 cuts
+// (shape 30, scale 0.4: mean 12, about half the mass refused and drawn
+// again), so that the conditional mean E[e^X | X <= 12] is not the plain
+// one. The sample mean of 40,000 draws has a standard error of about 0.5 %
+// (the sample's own standard deviation over √n); the tolerance is 4 of
+// them, computed from the sample.
+func TestMeanRuntimeMatchesDraws(t *testing.T) {
+	const n = 40000
+	for _, c := range []struct {
+		name string
+		t    TypeParams
+	}{
+		{"second component, cut", TypeParams{A1: 4, B1: 0.5, A2: 30, B2: 0.4, PA: 0, PB: 0}},
+		{"first component, cut", TypeParams{A1: 30, B1: 0.4, A2: 4, B2: 0.5, PA: 0, PB: 1}},
+		{"half and half", TypeParams{A1: 4, B1: 0.5, A2: 30, B2: 0.4, PA: 0, PB: 0.5}},
+	} {
+		g := newClassGen(c.t, rand.New(rand.NewPCG(5, 6)))
+		var s, s2 float64
+		for range n {
+			r := float64(g.runtime(2))
+			s += r
+			s2 += r * r
+		}
+		mean := s / n
+		se := math.Sqrt((s2/n-mean*mean)/n) * 4
+		t.Logf("%s: mean runtime drawn %.1f, MeanRuntime %.1f, 4 standard errors %.1f", c.name, mean, c.t.MeanRuntime(2), se)
+		if want := c.t.MeanRuntime(2); math.Abs(mean-want) > se {
+			t.Errorf("%s: mean runtime drawn %.1f, MeanRuntime %.1f (tolerance %.1f)", c.name, mean, want, se)
+		}
+	}
+}
