@@ -531,3 +531,16 @@ func TestExpectedRateTyped(t *testing.T) {
 		t.Errorf("typed run of %d s: %d jobs, want 40,000 ± 20 %%", d, len(jobs))
 	}
 }
+
+// TestCalibrateNonPositive checks that a load or rate of 0, below 0 or NaN
+// is refused as such ("must be > 0"), not searched for.
+func TestCalibrateNonPositive(t *testing.T) {
+	for _, v := range []float64{0, -1, math.NaN()} {
+		if _, _, err := CalibrateLoad(DefaultParams(Whole), v); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "must be > 0") {
+			t.Errorf("load %v: error %v", v, err)
+		}
+		if _, _, err := CalibrateRate(DefaultParams(Whole), v); !errors.Is(err, ErrInvalidParams) || !strings.Contains(err.Error(), "must be > 0") {
+			t.Errorf("rate %v: error %v", v, err)
+		}
+	}
+}
