@@ -28,7 +28,8 @@ type textbookFlex struct {
 	res, late  map[sim.Ref]sim.Time
 	length     map[sim.Ref]sim.Time // planned duration of waiting jobs
 	endPlan    map[sim.Ref]sim.Time // planned end of running jobs
-	waits      []sim.Time           // waits of the jobs started
+	waitSum    sim.Time             // total wait of the jobs started
+	started    int                  // and their number
 	ended      bool
 	rebuild    bool
 }
@@ -107,7 +108,8 @@ func (s *textbookFlex) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 			free -= v.Size(r)
 			dst = append(dst, r)
 			s.endPlan[r] = now + s.length[r]
-			s.waits = append(s.waits, now-v.Submit(r))
+			s.waitSum += now - v.Submit(r)
+			s.started++
 			continue
 		}
 		rest = append(rest, r)
@@ -125,12 +127,8 @@ func (s *textbookFlex) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 func (s *textbookFlex) arrive(v *sim.View, r sim.Ref, l sim.Time) {
 	now := v.Now()
 	slack := sim.Time(0)
-	if len(s.waits) > 0 && s.sf != 0 {
-		sum := sim.Time(0)
-		for _, w := range s.waits {
-			sum += w
-		}
-		slack = sim.Time(math.Round(s.sf * float64(sum) / float64(len(s.waits))))
+	if s.started > 0 && s.sf != 0 {
+		slack = sim.Time(math.Round(s.sf * float64(s.waitSum) / float64(s.started)))
 	}
 	q := s.queue()
 	total := func(res map[sim.Ref]sim.Time) sim.Time {
@@ -189,6 +187,29 @@ func withJob(steps []step, a, l sim.Time, d int) []step {
 	p := &textbookConservative{steps: steps}
 	p.change(a, a+l, d)
 	return p.steps
+}
+
+// Restore takes over a simulation in progress: the running jobs hold their
+// processors until their planned ends (at least a second from now), the
+// mean wait is that of the jobs the simulation started, and the waiting
+// jobs arrive anew, in arrival order, at the next pass.
+func (s *textbookFlex) Restore(v *sim.View) {
+	now := v.Now()
+	s.plan = &textbookConservative{steps: []step{{math.MinInt64, v.Procs()}}}
+	s.fresh, s.waiting = s.fresh[:0], s.waiting[:0]
+	clear(s.endPlan)
+	s.ended, s.rebuild = false, false
+	n, sum := v.StartedWaits()
+	s.started, s.waitSum = n, sim.Time(sum)
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+		switch {
+		case v.Running(r):
+			s.endPlan[r] = max(v.Start(r)+max(1, planned(v.Prediction(r), s.factor)), now+1)
+			s.plan.change(now, s.endPlan[r], -v.Size(r))
+		case v.Waiting(r):
+			s.fresh = append(s.fresh, r)
+		}
+	}
 }
 
 func (s *textbookFlex) Reservation(r sim.Ref) (sim.Time, bool) {
@@ -254,4 +275,37 @@ func flexMatches(rt *rapid.T, c schedtest.Case) {
 			rt.Fatalf("slack %v, factor %v: latest starts\n%v\ntextbook\n%v", sf, factor, gotL, wantL)
 		}
 	}
+}
+
+// TestFlexRestoreMatchesTextbook lets FCFS run a random workload until its
+// last arrival and Flex take over from there (as the adaptive schedulers
+// switch): the schedule must be the textbook Flex's taking over the same
+// state.
+func TestFlexRestoreMatchesTextbook(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		if len(c.Jobs) == 0 {
+			return
+		}
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		sf := rapid.SampledFrom([]float64{0, 1, 5}).Draw(rt, "slack")
+		to := &takeOver{Scheduler: NewFCFS(), at: c.Jobs[len(c.Jobs)/2].Submit,
+			mk: []func() sim.Restorer{func() sim.Restorer { return NewFlex(sf, 0) }, func() sim.Restorer { return newTextbookFlex(sf, 0) }}}
+		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
+			sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
+			rt.Fatal(err)
+		}
+		if to.err != nil {
+			rt.Fatal(to.err)
+		}
+		if to.shadows == nil {
+			return
+		}
+		got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
+		for i := range got {
+			if got[i].Start != want[i].Start {
+				rt.Fatalf("slack %v: job %d starts at %d after the take-over at %d, textbook %d", sf, got[i].ID, got[i].Start, to.at, want[i].Start)
+			}
+		}
+	})
 }
