@@ -50,3 +50,41 @@ func TestEASYReservation(t *testing.T) {
 		}
 	}
 }
+
+// TestFlexPlanned works out Flex's planned and latest starts by hand on
+// the flex-slack case (see TestFlexSlackThreshold) with slack factor 1: J3
+// arrives at 110, planned at 200 (J2's end), with slack 50 (the mean wait
+// of J1 and J2), so L3 = 250; J4 arrives at 120 and goes ahead of J3 (J4
+// at 200, J3 at 250 <= L3: total planned wait 130 s instead of 180 s),
+// L4 = 200 + 50. A job Flex does not know (ref 4, past the four) has
+// neither, nor has any job after J3 has started at 250.
+func TestFlexPlanned(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 2, Submit: 0, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 3, Submit: 110, Runtime: 100, Estimate: 100, Procs: 10},
+		{ID: 4, Submit: 120, Runtime: 50, Estimate: 50, Procs: 2},
+	}
+	f := sched.NewFlex(1, 0)
+	var got []string
+	cfg := sim.Config{Procs: 10, OnPass: func(v *sim.View, _ []sim.Ref) {
+		if v.Now() != 120 && v.Now() != 250 {
+			return
+		}
+		for r := sim.Ref(0); r <= 4; r++ {
+			p, okP := f.Planned(r)
+			l, okL := f.Reservation(r)
+			got = append(got, fmt.Sprint(v.Now(), ": ", r, " ", p, okP, " ", l, okL))
+		}
+	}}
+	if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"120: 0 0 false 0 false", "120: 1 0 false 0 false", "120: 2 250 true 250 true", "120: 3 200 true 250 true", "120: 4 0 false 0 false"}
+	for r := range 5 {
+		want = append(want, fmt.Sprint("250: ", r, " 0 false 0 false"))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("planned and latest starts at 120 and 250:\n%q\nwant\n%q", got, want)
+	}
+}
