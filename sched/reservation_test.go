@@ -3,6 +3,7 @@ package sched_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -86,5 +87,36 @@ func TestFlexPlanned(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("planned and latest starts at 120 and 250:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestMauiPriority works Maui's priority out by hand:
+// QueueTimeWeight * (minutes waited) + XFactorWeight * (wait + planned) /
+// planned. At 600, J2 (submitted at 60, 300 s) has waited 540 s: weights 2
+// and 3 give 2 * 9 + 3 * 840 / 300 = 26.4; J3, just arrived (100 s), 3.
+// With estimate factor 2 J2 plans 600 s: 18 + 3 * 1140 / 600 = 23.7.
+func TestMauiPriority(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 1000, Estimate: 1000, Procs: 1},
+		{ID: 2, Submit: 60, Runtime: 300, Estimate: 300, Procs: 1},
+		{ID: 3, Submit: 600, Runtime: 100, Estimate: 100, Procs: 1},
+	}
+	for _, c := range []struct {
+		factor float64
+		j2, j3 float64
+	}{{0, 26.4, 3}, {2, 23.7, 3}} {
+		m := sched.NewMaui(2, 3, c.factor)
+		var got []float64
+		cfg := sim.Config{Procs: 1, OnPass: func(v *sim.View, _ []sim.Ref) {
+			if v.Now() == 600 {
+				got = []float64{m.Priority(v, 1), m.Priority(v, 2)}
+			}
+		}}
+		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), m, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || math.Abs(got[0]-c.j2) > 1e-9 || math.Abs(got[1]-c.j3) > 1e-9 {
+			t.Errorf("factor %v: priorities of J2, J3 at 600: %v, want %v, %v", c.factor, got, c.j2, c.j3)
+		}
 	}
 }
