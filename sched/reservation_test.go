@@ -120,3 +120,27 @@ func TestMauiPriority(t *testing.T) {
 		}
 	}
 }
+
+// TestEASYPriorityWait: the wait a priority function sees is now minus
+// the submit time. P = 2, J1 runs 0-100 on both processors; J2 (submitted
+// at 10) and J3 (at 90), 2 processors and 100 s each, wait. At 100 WFP3
+// gives J2 (90/100)^3 * 2 = 1.458 and J3 (10/100)^3 * 2 = 0.002: J2 starts
+// at 100, J3 at 200.
+func TestEASYPriorityWait(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 2},
+		{ID: 2, Submit: 10, Runtime: 100, Estimate: 100, Procs: 2},
+		{ID: 3, Submit: 90, Runtime: 100, Estimate: 100, Procs: 2},
+	}
+	s, err := sched.NewEASYPriority("wfp3", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), s, sim.Config{Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Jobs[1].Start != 100 || res.Jobs[2].Start != 200 {
+		t.Errorf("J2 at %d, J3 at %d; want 100, 200", res.Jobs[1].Start, res.Jobs[2].Start)
+	}
+}
