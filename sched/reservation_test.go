@@ -33,7 +33,7 @@ func TestEASYReservation(t *testing.T) {
 	}{sched.NewEASY(0), sched.NewSJBF(0), sched.NewMaui(1, 0, 0), sched.NewMaui(1, 5, 0), easyWFP3} {
 		var got []string
 		cfg := sim.Config{Procs: 2, OnPass: func(v *sim.View, started []sim.Ref) {
-			for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+			for r := sim.Ref(0); int(r) < v.NumJobs(); r++ {
 				at, ok := s.Reservation(r)
 				if ok != v.Waiting(r) && ok {
 					t.Errorf("%s: a reservation for job %d, which is not waiting", s.Name(), v.ID(r))
