@@ -144,3 +144,31 @@ func TestEASYPriorityWait(t *testing.T) {
 		t.Errorf("J2 at %d, J3 at %d; want 100, 200", res.Jobs[1].Start, res.Jobs[2].Start)
 	}
 }
+
+// TestBackfillEndsAtShadow: a job planned to end exactly at the shadow
+// time is backfilled. P = 2: J1 (1 processor, 100 s) at 0; J2 (2) at 1
+// waits, shadow time 100 with no extra processors; J3 (1, 98 s) at 2
+// ends at 100 and starts at once.
+func TestBackfillEndsAtShadow(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 1},
+		{ID: 2, Submit: 1, Runtime: 10, Estimate: 10, Procs: 2},
+		{ID: 3, Submit: 2, Runtime: 98, Estimate: 98, Procs: 1},
+	}
+	easyWFP3, err := sched.NewEASYPriority("wfp3", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []interface {
+		sim.Scheduler
+		Name() string
+	}{sched.NewEASY(0), sched.NewSJBF(0), sched.NewMaui(1, 0, 0), sched.NewMaui(1, 5, 0), easyWFP3} {
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), s, sim.Config{Procs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Jobs[2].Start != 2 || res.Jobs[1].Start != 100 {
+			t.Errorf("%s: J3 at %d, J2 at %d; want 2, 100", s.Name(), res.Jobs[2].Start, res.Jobs[1].Start)
+		}
+	}
+}
