@@ -107,6 +107,7 @@ func TestExternalOptions(t *testing.T) {
 	}{
 		{"exec:./policy", Options{EstimateFactor: 2}, "an estimate factor does not apply to an external scheduler"},
 		{"EXEC:  ", Options{}, `scheduler "EXEC:  " names no command`},
+		{"exec:", Options{}, `scheduler "exec:" names no command`},
 		{"exec:./policy", Options{Params: map[string]string{"Timeout": "0"}}, `exec parameter timeout="0": must be a duration`},
 		{"exec:/nonexistent/policy", Options{}, "starting /nonexistent/policy"},
 	} {
