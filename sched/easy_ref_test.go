@@ -219,6 +219,58 @@ func (s *refEASY) Reservation(r sim.Ref) (sim.Time, bool) {
 // Name implements [sim.Scheduler].
 func (s *refEASY) Name() string { return s.name }
 
+// Restore takes over a simulation in progress: the waiting jobs in
+// arrival order, the running jobs until their planned ends (start plus
+// planned duration), and a full pass next.
+func (s *refEASY) Restore(v *sim.View) {
+	s.queue, s.runs.a, s.fresh, s.sorted.a = s.queue[:0], s.runs.a[:0], s.fresh[:0], s.sorted.a[:0]
+	s.dirty, s.head = true, -1
+	for r := v.FirstLive(); int(r) < v.NumJobs(); r++ {
+		s.key = grow(s.key, r, 0)
+		switch {
+		case v.Waiting(r):
+			s.queue = append(s.queue, r)
+		case v.Running(r):
+			s.key[r] = v.Start(r) + planned(v.Prediction(r), s.factor)
+			s.runs.insert(running{end: s.key[r], ref: r, procs: int32(v.Size(r))})
+		}
+	}
+}
+
+// TestMauiRestoreMatchesReference lets FCFS run a random workload until
+// half of it has arrived and Maui in its default configuration take over
+// from there (as the adaptive schedulers switch): the schedule must be
+// EASY's taking over the same state.
+func TestMauiRestoreMatchesReference(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		c := schedtest.Workload(rt, false)
+		if len(c.Jobs) == 0 {
+			return
+		}
+		c.Kill = rapid.Bool().Draw(rt, "kill")
+		factor := float64(rapid.IntRange(0, 2).Draw(rt, "factor"))
+		to := &takeOver{Scheduler: NewFCFS(), at: c.Jobs[len(c.Jobs)/2].Submit,
+			mk: []func() sim.Restorer{func() sim.Restorer { return NewMaui(1, 0, factor) },
+				func() sim.Restorer { return &refEASY{factor: factor, head: -1, dirty: true} }}}
+		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
+			sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
+			rt.Fatal(err)
+		}
+		if to.err != nil {
+			rt.Fatal(to.err)
+		}
+		if to.shadows == nil {
+			return
+		}
+		got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
+		for i := range got {
+			if got[i].Start != want[i].Start {
+				rt.Fatalf("factor %v: job %d starts at %d after the take-over at %d, EASY %d", factor, got[i].ID, got[i].Start, to.at, want[i].Start)
+			}
+		}
+	})
+}
+
 // reviser is a learning predictor for tests: on every end it revises the
 // predictions of some waiting jobs, which a backfilling scheduler must
 // take into account on its next pass.

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -73,6 +74,86 @@ func TestProfileFindBefore(t *testing.T) {
 			if got, want := p.findBefore(from, need, dur, until, limit), p.findBeforeBrute(from, need, dur, until, limit); got != want {
 				rt.Fatalf("findBefore(%d, %d, %d, %d, %d) = %d, by definition %d; steps %v %v",
 					from, need, dur, until, limit, got, want, p.t, p.free)
+			}
+		}
+	})
+}
+
+// findBrute is the earliest s >= from (and >= t[0]) before limit at which
+// procs processors are free for the whole of [s, s+dur), own more being
+// free on [oa, ob), or limit: every candidate start (from, each breakpoint
+// and oa, ob after it) checked at every breakpoint in its window.
+func (p *profile) findBrute(from sim.Time, procs int32, dur, limit, oa, ob sim.Time) sim.Time {
+	from = max(from, p.t[0])
+	freeAt := func(x sim.Time) int32 {
+		f := p.freeAt(x)
+		if x >= oa && x < ob {
+			f += procs
+		}
+		return f
+	}
+	var cands []sim.Time
+	for _, x := range append([]sim.Time{from, oa, ob}, p.t...) {
+		if x >= from && x < limit && !slices.Contains(cands, x) {
+			cands = append(cands, x)
+		}
+	}
+	slices.Sort(cands)
+	for _, s := range cands {
+		ok := freeAt(s) >= procs
+		for _, x := range append([]sim.Time{oa, ob}, p.t...) {
+			if x > s && x < s+dur && freeAt(x) < procs {
+				ok = false
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	return limit
+}
+
+// TestProfileFind checks find and findWithout against their definition on
+// random profiles built by additions and advances, with the job's own
+// reservation [oa, ob) added to the profile first, as compression has it.
+func TestProfileFind(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		procs := rapid.IntRange(1, 20).Draw(rt, "procs")
+		p := newProfile(procs)
+		now := sim.Time(0)
+		for range rapid.IntRange(0, 40).Draw(rt, "changes") {
+			if rapid.IntRange(0, 5).Draw(rt, "advance") == 0 {
+				now += sim.Time(rapid.IntRange(0, 20).Draw(rt, "by"))
+				p.advance(now)
+				continue
+			}
+			from := now + sim.Time(rapid.IntRange(-2, 100).Draw(rt, "from"))
+			to := sim.Time(math.MaxInt64)
+			if rapid.IntRange(0, 9).Draw(rt, "forever") > 0 {
+				to = from + sim.Time(rapid.IntRange(0, 60).Draw(rt, "len"))
+			}
+			p.add(from, to, int32(rapid.IntRange(-procs, procs).Draw(rt, "delta")))
+		}
+		for range 20 {
+			from := now + sim.Time(rapid.IntRange(-2, 120).Draw(rt, "qfrom"))
+			need := int32(rapid.IntRange(0, procs+1).Draw(rt, "need"))
+			dur := sim.Time(rapid.IntRange(1, 80).Draw(rt, "dur"))
+			limit := sim.Time(math.MaxInt64)
+			if rapid.IntRange(0, 4).Draw(rt, "unlimited") > 0 {
+				limit = max(from, now) + sim.Time(rapid.IntRange(0, 120).Draw(rt, "limit"))
+			}
+			if got, want := p.find(from, need, dur, limit), p.findBrute(from, need, dur, limit, 0, 0); got != want && (want != limit || got != math.MaxInt64) {
+				rt.Fatalf("find(%d, %d, %d, %d) = %d, by definition %d; steps %v %v",
+					from, need, dur, limit, got, want, p.t, p.free)
+			}
+			// the job's own reservation, in the profile
+			oa := now + sim.Time(rapid.IntRange(0, 100).Draw(rt, "oa"))
+			ob := oa + sim.Time(rapid.IntRange(1, 60).Draw(rt, "olen"))
+			q := cloneProfile(profile{}, &p)
+			q.add(oa, ob, -need)
+			if got, want := q.findWithout(from, need, dur, limit, oa, ob), q.findBrute(from, need, dur, limit, oa, ob); got != want {
+				rt.Fatalf("findWithout(%d, %d, %d, %d, %d, %d) = %d, by definition %d; steps %v %v",
+					from, need, dur, limit, oa, ob, got, want, q.t, q.free)
 			}
 		}
 	})

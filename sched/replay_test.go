@@ -44,3 +44,29 @@ func TestReplayScheduler(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayMissingWaits: a negative recorded wait, and a job past the
+// recorded waits (index equal to their count, and beyond), start at
+// their submit time; a job due at the instant the previous one ends, on
+// a machine it exactly fills, is on time.
+func TestReplayMissingWaits(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 4, Estimate: 4, Procs: 3, Index: 0},
+		{ID: 2, Submit: 2, Runtime: 5, Estimate: 5, Procs: 3, Index: 1},
+		{ID: 3, Submit: 20, Runtime: 5, Estimate: 5, Procs: 3, Index: 2},
+		{ID: 4, Submit: 30, Runtime: 5, Estimate: 5, Procs: 3, Index: 7},
+	}
+	rs := NewReplay([]sim.Time{-3, 2})
+	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), rs, sim.Config{Procs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []sim.Time{0, 4, 20, 30} {
+		if got := res.Jobs[i].Start; got != want {
+			t.Errorf("job %d starts at %d, want %d", i+1, got, want)
+		}
+	}
+	if rs.Late != 0 {
+		t.Errorf("%d late, want 0", rs.Late)
+	}
+}
