@@ -406,3 +406,53 @@ func TestPreferredFeatures(t *testing.T) {
 		t.Errorf("empty pool: %v", got)
 	}
 }
+
+// TestShakeUnitString names the three units, parses each name back, and
+// names a value past the last by its number.
+func TestShakeUnitString(t *testing.T) {
+	for u, name := range []string{"user", "session", "runtime"} {
+		if got := resample.ShakeUnit(u).String(); got != name {
+			t.Errorf("ShakeUnit(%d) = %q, want %q", u, got, name)
+		}
+		if p, err := resample.ParseShakeUnit(name); err != nil || p != resample.ShakeUnit(u) {
+			t.Errorf("ParseShakeUnit(%q) = %v, %v", name, p, err)
+		}
+	}
+	if got := resample.ShakeUnit(3).String(); got != "ShakeUnit(3)" {
+		t.Errorf("ShakeUnit(3) = %q", got)
+	}
+}
+
+// unitLog is a six-job log for the shaking units: (submit, runtime, user)
+// (0, 10, 0), (0, 0, 1), (100, 5, 1), (-1, 5, 2), (50, 5, -1),
+// (7200, -1, 1), in that order.
+func unitLog() *trace.Trace {
+	var h swf.Header
+	h.Set("MaxProcs", "4")
+	var jobs []trace.Job
+	for k, j := range [][3]int64{{0, 10, 0}, {0, 0, 1}, {100, 5, 1}, {-1, 5, 2}, {50, 5, -1}, {7200, -1, 1}} {
+		jobs = append(jobs, trace.Job{ID: int64(k + 1), Submit: j[0], Wait: 0, Runtime: j[1], Procs: 1, ReqProcs: -1, ReqTime: -1,
+			User: int32(j[2]), Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1, Status: 1,
+			AvgCPU: -1, UsedMem: -1, ReqMem: -1})
+	}
+	t := trace.New(h, jobs, trace.Options{})
+	t.Name = "units"
+	return t
+}
+
+// TestShakeUnitsByHand counts the units of unitLog: users 0 and 1 (user 2
+// has no job with a submit time, the unknown user none); the sessions of
+// users 0 and 1, the job of 7200 s opening a new one (more than
+// SessionGap after the job of 100 s); the jobs with a user, a submit time
+// and a runtime (the first three).
+func TestShakeUnitsByHand(t *testing.T) {
+	tr := unitLog()
+	for _, tc := range []struct {
+		u    resample.ShakeUnit
+		want int
+	}{{resample.ShakeUser, 2}, {resample.ShakeSession, 3}, {resample.ShakeRuntime, 3}} {
+		if n, err := resample.ShakeUnits(tr, tc.u); err != nil || n != tc.want {
+			t.Errorf("%s: %d units (%v), want %d", tc.u, n, err, tc.want)
+		}
+	}
+}
