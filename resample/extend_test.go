@@ -456,3 +456,46 @@ func TestShakeUnitsByHand(t *testing.T) {
 		}
 	}
 }
+
+// TestShakeLimits accepts the options at their limits: shifts of 1 s and of
+// the largest allowed (30 days, or half the session gap for sessions), and
+// every unit moved (a count equal to the number of units).
+func TestShakeLimits(t *testing.T) {
+	tr := unitLog()
+	for _, opt := range []resample.ShakeOptions{
+		{Unit: resample.ShakeUser, MaxShift: 1},
+		{Unit: resample.ShakeUser, MaxShift: resample.MaxShakeShift},
+		{Unit: resample.ShakeSession, MaxShift: resample.SessionGap / 2},
+		{Unit: resample.ShakeRuntime, MaxShift: 10, Count: 3},
+	} {
+		_, moves, err := resample.Shake(tr, opt)
+		if err != nil {
+			t.Errorf("%+v: %v", opt, err)
+			continue
+		}
+		n, _ := resample.ShakeUnits(tr, opt.Unit)
+		if len(moves) != n {
+			t.Errorf("%+v: %d moves, want %d", opt, len(moves), n)
+		}
+	}
+}
+
+// TestShakePicksUniformly moves one of unitLog's three runtime units at
+// each of 300 seeds: each is picked a third of the time, 100 times within
+// four binomial standard errors (4 sqrt(300 (1/3) (2/3)) = 33).
+func TestShakePicksUniformly(t *testing.T) {
+	tr := unitLog()
+	picked := map[int32]int{}
+	for seed := uint64(1); seed <= 300; seed++ {
+		_, moves, err := resample.Shake(tr, resample.ShakeOptions{Unit: resample.ShakeRuntime, MaxShift: 10, Count: 1, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		picked[moves[0].FirstJob]++
+	}
+	for j := int32(0); j < 3; j++ {
+		if n := picked[j]; n < 100-33 || n > 100+33 {
+			t.Errorf("unit of job index %d picked %d times of 300, want 100 ± 33 (%v)", j, n, picked)
+		}
+	}
+}
