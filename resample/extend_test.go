@@ -427,10 +427,15 @@ func TestShakeUnitString(t *testing.T) {
 // (0, 10, 0), (0, 0, 1), (100, 5, 1), (-1, 5, 2), (50, 5, -1),
 // (7200, -1, 1), in that order.
 func unitLog() *trace.Trace {
+	return smallLog([][3]int64{{0, 10, 0}, {0, 0, 1}, {100, 5, 1}, {-1, 5, 2}, {50, 5, -1}, {7200, -1, 1}})
+}
+
+// smallLog is a log of one-processor jobs given as (submit, runtime, user).
+func smallLog(rows [][3]int64) *trace.Trace {
 	var h swf.Header
 	h.Set("MaxProcs", "4")
 	var jobs []trace.Job
-	for k, j := range [][3]int64{{0, 10, 0}, {0, 0, 1}, {100, 5, 1}, {-1, 5, 2}, {50, 5, -1}, {7200, -1, 1}} {
+	for k, j := range rows {
 		jobs = append(jobs, trace.Job{ID: int64(k + 1), Submit: j[0], Wait: 0, Runtime: j[1], Procs: 1, ReqProcs: -1, ReqTime: -1,
 			User: int32(j[2]), Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1, Status: 1,
 			AvgCPU: -1, UsedMem: -1, ReqMem: -1})
@@ -497,5 +502,45 @@ func TestShakePicksUniformly(t *testing.T) {
 		if n := picked[j]; n < 100-33 || n > 100+33 {
 			t.Errorf("unit of job index %d picked %d times of 300, want 100 ± 33 (%v)", j, n, picked)
 		}
+	}
+}
+
+// TestShakeNeverBeforeZero shakes users of two one-job logs by up to 5 s
+// at 200 seeds: a move that would take a unit's first job before time 0
+// goes the other way (the job at 0 always moves later), and one that takes
+// it exactly to 0 is kept: the job at 5 s lands at 0 when the shift is -5,
+// one draw in 10, 20 times within four binomial standard errors
+// (4 sqrt(200 (1/10) (9/10)) = 17).
+func TestShakeNeverBeforeZero(t *testing.T) {
+	at0 := smallLog([][3]int64{{0, 10, 1}, {1000, 10, 2}})
+	at5 := smallLog([][3]int64{{5, 10, 1}, {1000, 10, 2}})
+	zeros := 0
+	for seed := uint64(1); seed <= 200; seed++ {
+		opt := resample.ShakeOptions{Unit: resample.ShakeUser, MaxShift: 5, Seed: seed}
+		st, moves, err := resample.Shake(at0, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range moves {
+			if m.FirstJob == 0 && m.Delta <= 0 {
+				t.Fatalf("seed %d: the job at 0 moved by %d", seed, m.Delta)
+			}
+		}
+		for _, j := range st.Jobs {
+			if j.Submit < 0 {
+				t.Fatalf("seed %d: job %d submitted at %d", seed, j.ID, j.Submit)
+			}
+		}
+		if st, _, err = resample.Shake(at5, opt); err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range st.Jobs {
+			if j.ID == 1 && j.Submit == 0 {
+				zeros++
+			}
+		}
+	}
+	if zeros < 20-17 || zeros > 20+17 {
+		t.Errorf("the job at 5 s moved to 0 %d times of 200, want 20 ± 17", zeros)
 	}
 }
