@@ -42,26 +42,37 @@ func loadLog(x []int) *trace.Trace {
 // its only allowed cut (after its fourth week: two equal halves).
 func TestWeeklySegmentsByHand(t *testing.T) {
 	x := []int{1, 2, 4, 3, 1, 2, 4, 3, 7, 9, 8, 10, 7, 9, 8, 10}
-	p, err := resample.Classify(loadLog(x), resample.ClassifyOptions{Period: resample.PeriodSubmits})
-	if err != nil {
-		t.Fatal(err)
-	}
-	load, w0 := p.WeeklyLoad(10)
-	if w0 != 0 || len(load) != len(x) {
-		t.Fatalf("WeeklyLoad: %d weeks from %d, want %d from 0", len(load), w0, len(x))
-	}
-	for w := range x {
-		if math.Abs(load[w]-float64(x[w])) > 1e-12 {
-			t.Errorf("week %d: load %v, want %d", w, load[w], x[w])
+	// The same loads after 0 and after 2 weeks without jobs: the period
+	// (first to last submit) starts in week 0 or 2.
+	for _, lead := range []int{0, 2} {
+		weeks := append(make([]int, lead), x...)
+		p, err := resample.Classify(loadLog(weeks), resample.ClassifyOptions{Period: resample.PeriodSubmits})
+		if err != nil {
+			t.Fatal(err)
 		}
+		load, w0 := p.WeeklyLoad(10)
+		if w0 != lead || len(load) != len(x) {
+			t.Fatalf("WeeklyLoad: %d weeks from %d, want %d from %d", len(load), w0, len(x), lead)
+		}
+		for w := range x {
+			if math.Abs(load[w]-float64(x[w])) > 1e-12 {
+				t.Errorf("lead %d, week %d: load %v, want %d", lead, w, load[w], x[w])
+			}
+		}
+		segmentsByHand(t, p, int64(lead))
 	}
+}
+
+func segmentsByHand(t *testing.T, p *resample.Pools, lead int64) {
+	t.Helper()
 	sd := math.Sqrt(10.0 / 7) // squared error 10 over 8 weeks
-	last := int64(15*week + 10*3600)
+	first, last := lead*week+3600, (lead+15)*week+10*3600
+	w := int(lead)
 	two := []resample.Segment{
-		{FirstWeek: 0, LastWeek: 7, Start: 3600, End: 8 * week, MeanLoad: 2.5, SDLoad: sd},
-		{FirstWeek: 8, LastWeek: 15, Start: 8 * week, End: last + 1, MeanLoad: 8.5, SDLoad: sd},
+		{FirstWeek: w, LastWeek: w + 7, Start: first, End: (lead + 8) * week, MeanLoad: 2.5, SDLoad: sd},
+		{FirstWeek: w + 8, LastWeek: w + 15, Start: (lead + 8) * week, End: last + 1, MeanLoad: 8.5, SDLoad: sd},
 	}
-	one := []resample.Segment{{FirstWeek: 0, LastWeek: 15, Start: 3600, End: last + 1, MeanLoad: 5.5,
+	one := []resample.Segment{{FirstWeek: w, LastWeek: w + 15, Start: first, End: last + 1, MeanLoad: 5.5,
 		SDLoad: math.Sqrt(164.0 / 15)}}
 	for _, tc := range []struct {
 		opt  resample.SegmentOptions
@@ -79,14 +90,14 @@ func TestWeeklySegmentsByHand(t *testing.T) {
 			continue
 		}
 		if len(segs) != len(tc.want) {
-			t.Errorf("%+v: %d segments %+v, want %d", tc.opt, len(segs), segs, len(tc.want))
+			t.Errorf("lead %d, %+v: %d segments %+v, want %d", lead, tc.opt, len(segs), segs, len(tc.want))
 			continue
 		}
 		for i, s := range segs {
 			w := tc.want[i]
 			if s.FirstWeek != w.FirstWeek || s.LastWeek != w.LastWeek || s.Start != w.Start || s.End != w.End ||
 				math.Abs(s.MeanLoad-w.MeanLoad) > 1e-9 || math.Abs(s.SDLoad-w.SDLoad) > 1e-6 {
-				t.Errorf("%+v: segment %d = %+v, want %+v", tc.opt, i, s, w)
+				t.Errorf("lead %d, %+v: segment %d = %+v, want %+v", lead, tc.opt, i, s, w)
 			}
 			if s.Weeks() != w.LastWeek-w.FirstWeek+1 {
 				t.Errorf("segment %d: %d weeks", i, s.Weeks())
