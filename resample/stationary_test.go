@@ -132,3 +132,22 @@ func TestLongestSegment(t *testing.T) {
 		}
 	}
 }
+
+// TestWeeklySegmentsTie: the loads 1 (6 weeks), 5 (4 weeks), 1 (6 weeks)
+// with segments of at least 6 weeks gain 9.6 by a cut after week 5 or after
+// week 9 (48 squared error about the mean 2, 38.4 left on the other side),
+// less elsewhere; the first of the two is made, and no further cut fits.
+func TestWeeklySegmentsTie(t *testing.T) {
+	p, err := resample.Classify(loadLog([]int{1, 1, 1, 1, 1, 1, 5, 5, 5, 5, 1, 1, 1, 1, 1, 1}),
+		resample.ClassifyOptions{Period: resample.PeriodSubmits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs, err := p.WeeklySegments(10, resample.SegmentOptions{MinWeeks: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(segs) != 2 || segs[0].LastWeek != 5 || segs[1].FirstWeek != 6 {
+		t.Errorf("segments %+v, want weeks 0-5 and 6-15", segs)
+	}
+}
