@@ -81,7 +81,7 @@ func segmentsByHand(t *testing.T, p *resample.Pools, lead int64) {
 		{resample.SegmentOptions{MinWeeks: 4}, two}, // the default penalty, 1
 		{resample.SegmentOptions{MinWeeks: 4, Penalty: 23}, two},
 		{resample.SegmentOptions{MinWeeks: 4, Penalty: 24}, one},
-		{resample.SegmentOptions{}, one}, // 13 weeks at least: no cut fits
+		{resample.SegmentOptions{}, one},            // 13 weeks at least: no cut fits
 		{resample.SegmentOptions{MinWeeks: 8}, two}, // the only cut allowed
 		{resample.SegmentOptions{MinWeeks: 9}, one},
 		{resample.SegmentOptions{MinWeeks: 1, Penalty: 1e9}, one},
