@@ -151,3 +151,22 @@ func TestWeeklySegmentsTie(t *testing.T) {
 		t.Errorf("segments %+v, want weeks 0-5 and 6-15", segs)
 	}
 }
+
+// TestSegmentBounds resamples the part of loadLog's 16 weeks from its
+// first job (3600 s) to the first job of week 14 (14 weeks and 3600 s),
+// which holds the job at its start and not the one at its end: the 70 jobs
+// of weeks 0-13.
+func TestSegmentBounds(t *testing.T) {
+	x := []int{1, 2, 4, 3, 1, 2, 4, 3, 7, 9, 8, 10, 7, 9, 8, 10}
+	p, err := resample.Classify(loadLog(x), resample.ClassifyOptions{Period: resample.PeriodSubmits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := p.Segment(resample.Segment{FirstWeek: 0, LastWeek: 13, Start: 3600, End: 14*week + 3600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sp.Trace.Jobs); n != 70 {
+		t.Errorf("%d jobs in the segment, want 70", n)
+	}
+}
