@@ -222,4 +222,6 @@ func TestJobAtTimeZero(t *testing.T) {
 	if w.BeforeStart != 0 || len(w.Jobs) == 0 || w.Jobs[0].Submit != 0 || w.Copies[w.Jobs[0].User-1].User != 1 {
 		t.Errorf("%d jobs before the start; the first job at %d, want user 1's at 0", w.BeforeStart, w.Jobs[0].Submit)
 	}
+	// The streamed workload keeps the job at 0 too.
+	checkDraw(t, p, resample.Options{Seed: 1})
 }
