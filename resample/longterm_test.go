@@ -198,6 +198,8 @@ func TestDurationExcludesItsEnd(t *testing.T) {
 		if (atEnd > 0) != (d > end) {
 			t.Errorf("duration %d: %d jobs at %d", d, atEnd, end)
 		}
+		// The streamed workload ends the same way.
+		checkDraw(t, p, resample.Options{Seed: 1, Duration: d})
 	}
 }
 
