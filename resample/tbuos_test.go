@@ -191,3 +191,29 @@ func TestTBUOSTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestTBUOSRejected runs the 30-week synthetic log's copies on 4
+// processors: users 4 to 7 ask for 5 to 8, so each of their copied jobs is
+// rejected on arrival and counted, and none runs; on 8 processors none is
+// rejected.
+func TestTBUOSRejected(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{4, 8} {
+		run, err := p.TBUOS(context.Background(), sched.NewFCFS(), resample.TBUOSOptions{
+			Options: resample.Options{Seed: 1, Duration: 8 * week}, Procs: procs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (run.Rejected > 0) != (procs == 4) {
+			t.Errorf("%d processors: %d jobs rejected", procs, run.Rejected)
+		}
+		for _, o := range run.Result.Jobs {
+			if int(o.Procs) > procs {
+				t.Fatalf("%d processors: a job of %d ran", procs, o.Procs)
+			}
+		}
+	}
+}
