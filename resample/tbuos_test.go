@@ -217,3 +217,30 @@ func TestTBUOSRejected(t *testing.T) {
 		}
 	}
 }
+
+// TestTBUOSCopiesHaveJobs: a copy whose first job would fall at or after
+// the duration is not made. The durations end exactly at the first job
+// (Monday 9:00 plus u minutes) that a temporary user u of manyUsers
+// arriving in week 1 would submit; every copy of the run submits a job.
+func TestTBUOSCopiesHaveJobs(t *testing.T) {
+	p, err := resample.Classify(manyUsers(), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u := int64(21); u <= 50; u++ {
+		for seed := uint64(1); seed <= 3; seed++ {
+			d := week + 9*3600 + u*60
+			run, err := p.TBUOS(context.Background(), sched.NewFCFS(), resample.TBUOSOptions{Options: resample.Options{Seed: seed, Duration: d}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			used := map[*resample.Copy]bool{}
+			for r := range run.Result.Jobs {
+				used[run.Copy(r)] = true
+			}
+			if len(used) != len(run.Copies) {
+				t.Fatalf("duration %d, seed %d: %d copies, %d with jobs", d, seed, len(run.Copies), len(used))
+			}
+		}
+	}
+}
