@@ -221,7 +221,8 @@ func TestTBUOSRejected(t *testing.T) {
 // TestTBUOSCopiesHaveJobs: a copy whose first job would fall at or after
 // the duration is not made. The durations end exactly at the first job
 // (Monday 9:00 plus u minutes) that a temporary user u of manyUsers
-// arriving in week 1 would submit; every copy of the run submits a job.
+// arriving in week 1 would submit; every copy of the run submits a job,
+// and none at or after the duration.
 func TestTBUOSCopiesHaveJobs(t *testing.T) {
 	p, err := resample.Classify(manyUsers(), resample.ClassifyOptions{})
 	if err != nil {
@@ -237,6 +238,9 @@ func TestTBUOSCopiesHaveJobs(t *testing.T) {
 			used := map[*resample.Copy]bool{}
 			for r := range run.Result.Jobs {
 				used[run.Copy(r)] = true
+				if int64(run.Result.Jobs[r].Submit) >= d {
+					t.Fatalf("duration %d, seed %d: a job submitted at %d", d, seed, run.Result.Jobs[r].Submit)
+				}
 			}
 			if len(used) != len(run.Copies) {
 				t.Fatalf("duration %d, seed %d: %d copies, %d with jobs", d, seed, len(run.Copies), len(used))
