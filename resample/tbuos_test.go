@@ -248,3 +248,39 @@ func TestTBUOSCopiesHaveJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestTBUOSCopiesSubmitTheirWeeks runs the 30-week synthetic log's copies
+// for 8 weeks on its 64 processors, where no job waits (at most 8 copies of
+// at most 8 processors each): each copy starts from its user's first job of
+// a week, and every user of spans30 submits 5 jobs, Monday to Friday, in
+// each week it is active, so a copy starting before week 7 submits at least
+// those 5.
+func TestTBUOSCopiesSubmitTheirWeeks(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 5; seed++ {
+		run, err := p.TBUOS(context.Background(), sched.NewFCFS(), resample.TBUOSOptions{Options: resample.Options{Seed: seed, Duration: 8 * week}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, first := map[*resample.Copy]int{}, map[*resample.Copy]int64{}
+		for r := range run.Result.Jobs {
+			o := &run.Result.Jobs[r]
+			if o.Wait() != 0 {
+				t.Fatalf("seed %d: job %d waited %d s", seed, o.ID, o.Wait())
+			}
+			c := run.Copy(r)
+			if n[c] == 0 {
+				first[c] = int64(o.Submit)
+			}
+			n[c]++
+		}
+		for c, k := range n {
+			if first[c] < 7*week && k < 5 {
+				t.Errorf("seed %d: the copy of user %d starting at %d submitted %d jobs, want 5 or more", seed, c.User, first[c], k)
+			}
+		}
+	}
+}
