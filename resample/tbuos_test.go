@@ -284,3 +284,41 @@ func TestTBUOSCopiesSubmitTheirWeeks(t *testing.T) {
 		}
 	}
 }
+
+// TestTBUOSRegeneratesEverySlot: at load factor 2 each long-term user of
+// spans30 fills two slots, whose copies submit at the same times of the
+// week (two copies of one user), so they arrive together. Under the
+// immediate rule a copy comes back as soon as its predecessor's last job
+// ends; users 2, 3 and 4 are active for 19, 20 and 14 weeks, less than the
+// 30 weeks of the run, so each of their slots is copied at least twice.
+func TestTBUOSRegeneratesEverySlot(t *testing.T) {
+	p, err := resample.Classify(synth(30, "UTC", spans30), resample.ClassifyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		run, err := p.TBUOS(context.Background(), sched.NewFCFS(), resample.TBUOSOptions{
+			Options: resample.Options{Seed: seed, Duration: 30 * week, LoadFactor: 2}, Regen: resample.RegenImmediate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		copies := map[[2]int32]int{} // (user, slot)
+		for _, c := range run.Copies {
+			if c.Slot >= 0 {
+				copies[[2]int32{c.User, c.Slot}]++
+			}
+		}
+		slots := 0
+		for us, n := range copies {
+			if us[0] >= 2 && us[0] <= 4 {
+				slots++
+				if n < 2 {
+					t.Errorf("seed %d: slot %d of user %d copied %d times, want 2 or more", seed, us[1], us[0], n)
+				}
+			}
+		}
+		if slots != 6 {
+			t.Errorf("seed %d: %d slots of users 2-4, want 6", seed, slots)
+		}
+	}
+}
