@@ -64,10 +64,28 @@ func TestTBUOSRegeneration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := resample.Classify(tr, resample.ClassifyOptions{})
+	p0, err := resample.Classify(tr, resample.ClassifyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The log without its first 100 jobs, bounded by its submits: a period
+	// that does not start at 0, so the gap's first term, First - Start,
+	// differs from First.
+	cut := trace.New(tr.Header, tr.Jobs[100:], trace.Options{Procs: tr.Procs})
+	p1, err := resample.Classify(cut, resample.ClassifyOptions{Period: resample.PeriodSubmits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1.Start <= 0 {
+		t.Fatalf("the cut log's period starts at %d", p1.Start)
+	}
+	for _, p := range []*resample.Pools{p0, p1} {
+		regenerationChecks(t, p)
+	}
+}
+
+func regenerationChecks(t *testing.T, p *resample.Pools) {
+	t.Helper()
 	for _, regen := range []resample.Regeneration{resample.RegenGap, resample.RegenImmediate} {
 		s, _ := sched.New("easy")
 		run, err := p.TBUOS(context.Background(), s, resample.TBUOSOptions{Options: resample.Options{Seed: 3}, Regen: regen})
