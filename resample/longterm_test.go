@@ -242,4 +242,8 @@ func TestJobAtTimeZero(t *testing.T) {
 	if at0 == 0 {
 		t.Error("TBUOS: no job submitted at 0")
 	}
+	// The recorded run keeps it (it starts at 0 on the empty machine).
+	if lt := run.Trace(p, ""); len(lt.Jobs) != len(run.Result.Jobs) || lt.Jobs[0].Submit != 0 || lt.Jobs[0].Wait != 0 {
+		t.Errorf("recorded TBUOS run: %d of %d jobs, the first %+v", len(lt.Jobs), len(run.Result.Jobs), lt.Jobs[0])
+	}
 }
