@@ -187,6 +187,17 @@ func TestTBUOSTrace(t *testing.T) {
 			t.Fatalf("record %d: ID %d at %d, after %d: not numbered by submit time", i, j.ID, j.Submit, lt.Jobs[max(i-1, 0)].Submit)
 		}
 		got = append(got, rec{j.Submit, j.Wait, j.Runtime, j.ReqTime, j.Procs, j.User, j.Status})
+		// The fields a run does not simulate are unknown (-1); the
+		// requested processors are the allocated ones.
+		for f, v := range []int64{int64(j.AvgCPU), int64(j.UsedMem), int64(j.ReqMem), int64(j.Group), int64(j.App), int64(j.Queue),
+			int64(j.Partition), int64(j.Preceding), j.ThinkTime} {
+			if v != -1 {
+				t.Fatalf("record %d: unknown field %d is %d, want -1", i, f, v)
+			}
+		}
+		if j.ReqProcs != j.Procs {
+			t.Fatalf("record %d: %d processors requested, %d allocated", i, j.ReqProcs, j.Procs)
+		}
 	}
 	cmp := func(a, b rec) int {
 		return slices.Compare([]int64{a.submit, int64(a.user), a.wait, a.runtime, a.reqTime, int64(a.procs), int64(a.status)},
