@@ -208,6 +208,13 @@ func TestTBUOSTrace(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%d records, want %d, or their fields differ from the simulated jobs", len(got), len(want))
 	}
+	// The source's SHA-256 when known, else no line.
+	for _, src := range []*trace.Trace{tr, {Name: "x", Header: tr.Header, SHA256: "abc"}} {
+		v, ok := run.Trace(&resample.Pools{Trace: src}, "").Header.Get(resample.KeySHA256)
+		if ok != (src.SHA256 != "") || v != src.SHA256 {
+			t.Errorf("source SHA-256 %q: header line %q (%v)", src.SHA256, v, ok)
+		}
+	}
 	for _, k := range []string{"MaxJobs", "MaxRecords"} {
 		if v, _ := lt.Header.Get(k); v != strconv.Itoa(len(want)) {
 			t.Errorf("header %s: %q, want %d", k, v, len(want))
