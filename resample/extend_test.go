@@ -406,3 +406,141 @@ func TestPreferredFeatures(t *testing.T) {
 		t.Errorf("empty pool: %v", got)
 	}
 }
+
+// TestShakeUnitString names the three units, parses each name back, and
+// names a value past the last by its number.
+func TestShakeUnitString(t *testing.T) {
+	for u, name := range []string{"user", "session", "runtime"} {
+		if got := resample.ShakeUnit(u).String(); got != name {
+			t.Errorf("ShakeUnit(%d) = %q, want %q", u, got, name)
+		}
+		if p, err := resample.ParseShakeUnit(name); err != nil || p != resample.ShakeUnit(u) {
+			t.Errorf("ParseShakeUnit(%q) = %v, %v", name, p, err)
+		}
+	}
+	if got := resample.ShakeUnit(3).String(); got != "ShakeUnit(3)" {
+		t.Errorf("ShakeUnit(3) = %q", got)
+	}
+}
+
+// unitLog is a six-job log for the shaking units: (submit, runtime, user)
+// (0, 10, 0), (0, 0, 1), (100, 5, 1), (-1, 5, 2), (50, 5, -1),
+// (7200, -1, 1), in that order.
+func unitLog() *trace.Trace {
+	return smallLog([][3]int64{{0, 10, 0}, {0, 0, 1}, {100, 5, 1}, {-1, 5, 2}, {50, 5, -1}, {7200, -1, 1}})
+}
+
+// smallLog is a log of one-processor jobs given as (submit, runtime, user).
+func smallLog(rows [][3]int64) *trace.Trace {
+	var h swf.Header
+	h.Set("MaxProcs", "4")
+	var jobs []trace.Job
+	for k, j := range rows {
+		jobs = append(jobs, trace.Job{ID: int64(k + 1), Submit: j[0], Wait: 0, Runtime: j[1], Procs: 1, ReqProcs: -1, ReqTime: -1,
+			User: int32(j[2]), Group: -1, App: -1, Queue: -1, Partition: -1, Preceding: -1, ThinkTime: -1, Status: 1,
+			AvgCPU: -1, UsedMem: -1, ReqMem: -1})
+	}
+	t := trace.New(h, jobs, trace.Options{})
+	t.Name = "units"
+	return t
+}
+
+// TestShakeUnitsByHand counts the units of unitLog: users 0 and 1 (user 2
+// has no job with a submit time, the unknown user none); the sessions of
+// users 0 and 1, the job of 7200 s opening a new one (more than
+// SessionGap after the job of 100 s); the jobs with a user, a submit time
+// and a runtime (the first three).
+func TestShakeUnitsByHand(t *testing.T) {
+	tr := unitLog()
+	for _, tc := range []struct {
+		u    resample.ShakeUnit
+		want int
+	}{{resample.ShakeUser, 2}, {resample.ShakeSession, 3}, {resample.ShakeRuntime, 3}} {
+		if n, err := resample.ShakeUnits(tr, tc.u); err != nil || n != tc.want {
+			t.Errorf("%s: %d units (%v), want %d", tc.u, n, err, tc.want)
+		}
+	}
+}
+
+// TestShakeLimits accepts the options at their limits: shifts of 1 s and of
+// the largest allowed (30 days, or half the session gap for sessions), and
+// every unit moved (a count equal to the number of units).
+func TestShakeLimits(t *testing.T) {
+	tr := unitLog()
+	for _, opt := range []resample.ShakeOptions{
+		{Unit: resample.ShakeUser, MaxShift: 1},
+		{Unit: resample.ShakeUser, MaxShift: resample.MaxShakeShift},
+		{Unit: resample.ShakeSession, MaxShift: resample.SessionGap / 2},
+		{Unit: resample.ShakeRuntime, MaxShift: 10, Count: 3},
+	} {
+		_, moves, err := resample.Shake(tr, opt)
+		if err != nil {
+			t.Errorf("%+v: %v", opt, err)
+			continue
+		}
+		n, _ := resample.ShakeUnits(tr, opt.Unit)
+		if len(moves) != n {
+			t.Errorf("%+v: %d moves, want %d", opt, len(moves), n)
+		}
+	}
+}
+
+// TestShakePicksUniformly moves one of unitLog's three runtime units at
+// each of 300 seeds: each is picked a third of the time, 100 times within
+// four binomial standard errors (4 sqrt(300 (1/3) (2/3)) = 33).
+func TestShakePicksUniformly(t *testing.T) {
+	tr := unitLog()
+	picked := map[int32]int{}
+	for seed := uint64(1); seed <= 300; seed++ {
+		_, moves, err := resample.Shake(tr, resample.ShakeOptions{Unit: resample.ShakeRuntime, MaxShift: 10, Count: 1, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		picked[moves[0].FirstJob]++
+	}
+	for j := int32(0); j < 3; j++ {
+		if n := picked[j]; n < 100-33 || n > 100+33 {
+			t.Errorf("unit of job index %d picked %d times of 300, want 100 ± 33 (%v)", j, n, picked)
+		}
+	}
+}
+
+// TestShakeNeverBeforeZero shakes users of two one-job logs by up to 5 s
+// at 200 seeds: a move that would take a unit's first job before time 0
+// goes the other way (the job at 0 always moves later), and one that takes
+// it exactly to 0 is kept: the job at 5 s lands at 0 when the shift is -5,
+// one draw in 10, 20 times within four binomial standard errors
+// (4 sqrt(200 (1/10) (9/10)) = 17).
+func TestShakeNeverBeforeZero(t *testing.T) {
+	at0 := smallLog([][3]int64{{0, 10, 1}, {1000, 10, 2}})
+	at5 := smallLog([][3]int64{{5, 10, 1}, {1000, 10, 2}})
+	zeros := 0
+	for seed := uint64(1); seed <= 200; seed++ {
+		opt := resample.ShakeOptions{Unit: resample.ShakeUser, MaxShift: 5, Seed: seed}
+		st, moves, err := resample.Shake(at0, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range moves {
+			if m.FirstJob == 0 && m.Delta <= 0 {
+				t.Fatalf("seed %d: the job at 0 moved by %d", seed, m.Delta)
+			}
+		}
+		for _, j := range st.Jobs {
+			if j.Submit < 0 {
+				t.Fatalf("seed %d: job %d submitted at %d", seed, j.ID, j.Submit)
+			}
+		}
+		if st, _, err = resample.Shake(at5, opt); err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range st.Jobs {
+			if j.ID == 1 && j.Submit == 0 {
+				zeros++
+			}
+		}
+	}
+	if zeros < 20-17 || zeros > 20+17 {
+		t.Errorf("the job at 5 s moved to 0 %d times of 200, want 20 ± 17", zeros)
+	}
+}

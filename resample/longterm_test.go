@@ -1,10 +1,12 @@
 package resample_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/resample"
+	"github.com/hpcwl/hpcwl/sched"
 )
 
 // TestLongTermSpread: at load factor 2 each of the four long-term users of
@@ -198,6 +200,8 @@ func TestDurationExcludesItsEnd(t *testing.T) {
 		if (atEnd > 0) != (d > end) {
 			t.Errorf("duration %d: %d jobs at %d", d, atEnd, end)
 		}
+		// The streamed workload ends the same way.
+		checkDraw(t, p, resample.Options{Seed: 1, Duration: d})
 	}
 }
 
@@ -221,5 +225,25 @@ func TestJobAtTimeZero(t *testing.T) {
 	}
 	if w.BeforeStart != 0 || len(w.Jobs) == 0 || w.Jobs[0].Submit != 0 || w.Copies[w.Jobs[0].User-1].User != 1 {
 		t.Errorf("%d jobs before the start; the first job at %d, want user 1's at 0", w.BeforeStart, w.Jobs[0].Submit)
+	}
+	// The streamed workload keeps the job at 0 too, and so does TBUOS: the
+	// copy starts with it.
+	checkDraw(t, p, resample.Options{Seed: 1})
+	run, err := p.TBUOS(context.Background(), sched.NewFCFS(), resample.TBUOSOptions{Options: resample.Options{Seed: 1, Duration: 4 * week}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at0 := 0
+	for _, o := range run.Result.Jobs {
+		if o.Submit == 0 {
+			at0++
+		}
+	}
+	if at0 == 0 {
+		t.Error("TBUOS: no job submitted at 0")
+	}
+	// The recorded run keeps it (it starts at 0 on the empty machine).
+	if lt := run.Trace(p, ""); len(lt.Jobs) != len(run.Result.Jobs) || lt.Jobs[0].Submit != 0 || lt.Jobs[0].Wait != 0 {
+		t.Errorf("recorded TBUOS run: %d of %d jobs, the first %+v", len(lt.Jobs), len(run.Result.Jobs), lt.Jobs[0])
 	}
 }

@@ -218,6 +218,19 @@ func TestMixHeader(t *testing.T) {
 	if tr.Procs != 128 {
 		t.Errorf("machine %d", tr.Procs)
 	}
+	// The mix's load factor, not the first log's share of it (1 times
+	// 0.5): 1 by default, 2 when asked with shares 0.25 and 0.75.
+	if v, _ := tr.Header.Get(resample.KeyMixParams); !strings.Contains(v, " load=1 ") {
+		t.Errorf("MixParams line %q, want load=1", v)
+	}
+	m2, err := resample.Mix([]*resample.Pools{pa, pb}, resample.MixOptions{Options: resample.Options{Seed: 3, LoadFactor: 2},
+		Weights: []float64{0.25, 0.75}, Procs: 128})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := m2.Trace("").Header.Get(resample.KeyMixParams); !strings.Contains(v, " load=2 ") {
+		t.Errorf("MixParams line %q, want load=2", v)
+	}
 }
 
 // TestMixEdges: the limits of Mix's options at equality (a duration of
