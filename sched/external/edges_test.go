@@ -155,3 +155,18 @@ func TestFailureKillsChild(t *testing.T) {
 		t.Errorf("Close took %v: the child was still running", d)
 	}
 }
+
+// TestAnswerWithoutNewline: a last answer cut short by the end of the
+// child's output, without its newline, is still read: the job it starts
+// runs (nothing waits after it, so no pass asks again).
+func TestAnswerWithoutNewline(t *testing.T) {
+	script, _ := policy(t, `printf '{"start":[1]}'; exit 0`)
+	s, err := external.Start(external.Config{Command: []string{script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := run(t, s, []sim.Job{job(1, 0, 10, 10, 2)}, 4, false)
+	if err != nil || len(r.Jobs) != 1 || r.Jobs[0].Start != 0 {
+		t.Errorf("err = %v, want job 1 started at 0", err)
+	}
+}
