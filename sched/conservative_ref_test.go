@@ -351,6 +351,30 @@ func (t *takeOver) Schedule(v *sim.View, dst []sim.Ref) []sim.Ref {
 	return t.Scheduler.Schedule(v, dst)
 }
 
+// compareTakeOver lets FCFS run c until its first pass at or after at, and
+// then the two schedulers mk makes (the one tested and its reference) each
+// take over a copy of that state: both must start every job at the same
+// time. what prefixes the failure's message.
+func compareTakeOver(rt *rapid.T, c schedtest.Case, at sim.Time, what string, mk ...func() sim.Restorer) {
+	to := &takeOver{Scheduler: NewFCFS(), at: at, mk: mk}
+	if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
+		sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
+		rt.Fatal(err)
+	}
+	if to.err != nil {
+		rt.Fatal(to.err)
+	}
+	if to.shadows == nil {
+		return
+	}
+	got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
+	for i := range got {
+		if got[i].Start != want[i].Start {
+			rt.Fatalf("%sjob %d starts at %d after the take-over at %d, the reference at %d", what, got[i].ID, got[i].Start, at, want[i].Start)
+		}
+	}
+}
+
 // TestConservativeRestoreMatchesTextbook lets FCFS run a random workload
 // until its last arrival and conservative take over from there: the
 // schedule must be the textbook's taking over the same state (running
@@ -362,20 +386,7 @@ func TestConservativeRestoreMatchesTextbook(t *testing.T) {
 			return
 		}
 		c.Kill = rapid.Bool().Draw(rt, "kill")
-		to := &takeOver{Scheduler: NewFCFS(), at: c.Jobs[len(c.Jobs)-1].Submit,
-			mk: []func() sim.Restorer{func() sim.Restorer { return NewConservative(0) }, func() sim.Restorer { return newTextbook(0) }}}
-		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
-			sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
-			rt.Fatal(err)
-		}
-		if to.err != nil {
-			rt.Fatal(to.err)
-		}
-		got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
-		for i := range got {
-			if got[i].Start != want[i].Start {
-				rt.Fatalf("job %d: start %d after the take-over at %d, textbook %d", got[i].ID, got[i].Start, to.at, want[i].Start)
-			}
-		}
+		compareTakeOver(rt, c, c.Jobs[len(c.Jobs)-1].Submit, "",
+			func() sim.Restorer { return NewConservative(0) }, func() sim.Restorer { return newTextbook(0) })
 	})
 }

@@ -6,6 +6,7 @@ package sched
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -249,25 +250,9 @@ func TestMauiRestoreMatchesReference(t *testing.T) {
 		}
 		c.Kill = rapid.Bool().Draw(rt, "kill")
 		factor := float64(rapid.IntRange(0, 2).Draw(rt, "factor"))
-		to := &takeOver{Scheduler: NewFCFS(), at: c.Jobs[len(c.Jobs)/2].Submit,
-			mk: []func() sim.Restorer{func() sim.Restorer { return NewMaui(1, 0, factor) },
-				func() sim.Restorer { return &refEASY{factor: factor, head: -1, dirty: true} }}}
-		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
-			sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
-			rt.Fatal(err)
-		}
-		if to.err != nil {
-			rt.Fatal(to.err)
-		}
-		if to.shadows == nil {
-			return
-		}
-		got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
-		for i := range got {
-			if got[i].Start != want[i].Start {
-				rt.Fatalf("factor %v: job %d starts at %d after the take-over at %d, EASY %d", factor, got[i].ID, got[i].Start, to.at, want[i].Start)
-			}
-		}
+		compareTakeOver(rt, c, c.Jobs[len(c.Jobs)/2].Submit, fmt.Sprintf("factor %v: ", factor),
+			func() sim.Restorer { return NewMaui(1, 0, factor) },
+			func() sim.Restorer { return &refEASY{factor: factor, head: -1, dirty: true} })
 	})
 }
 

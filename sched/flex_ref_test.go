@@ -10,6 +10,7 @@ package sched
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -277,10 +278,10 @@ func flexMatches(rt *rapid.T, c schedtest.Case) {
 	}
 }
 
-// TestFlexRestoreMatchesTextbook lets FCFS run a random workload until its
-// last arrival and Flex take over from there (as the adaptive schedulers
-// switch): the schedule must be the textbook Flex's taking over the same
-// state.
+// TestFlexRestoreMatchesTextbook lets FCFS run a random workload until
+// half of it has arrived and Flex take over from there (as the adaptive
+// schedulers switch): the schedule must be the textbook Flex's taking over
+// the same state.
 func TestFlexRestoreMatchesTextbook(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		c := schedtest.Workload(rt, false)
@@ -289,23 +290,7 @@ func TestFlexRestoreMatchesTextbook(t *testing.T) {
 		}
 		c.Kill = rapid.Bool().Draw(rt, "kill")
 		sf := rapid.SampledFrom([]float64{0, 1, 5}).Draw(rt, "slack")
-		to := &takeOver{Scheduler: NewFCFS(), at: c.Jobs[len(c.Jobs)/2].Submit,
-			mk: []func() sim.Restorer{func() sim.Restorer { return NewFlex(sf, 0) }, func() sim.Restorer { return newTextbookFlex(sf, 0) }}}
-		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(c.Jobs)), to,
-			sim.Config{Procs: c.Procs, Kill: c.Kill}); err != nil {
-			rt.Fatal(err)
-		}
-		if to.err != nil {
-			rt.Fatal(to.err)
-		}
-		if to.shadows == nil {
-			return
-		}
-		got, want := to.shadows[0].Jobs(), to.shadows[1].Jobs()
-		for i := range got {
-			if got[i].Start != want[i].Start {
-				rt.Fatalf("slack %v: job %d starts at %d after the take-over at %d, textbook %d", sf, got[i].ID, got[i].Start, to.at, want[i].Start)
-			}
-		}
+		compareTakeOver(rt, c, c.Jobs[len(c.Jobs)/2].Submit, fmt.Sprintf("slack %v: ", sf),
+			func() sim.Restorer { return NewFlex(sf, 0) }, func() sim.Restorer { return newTextbookFlex(sf, 0) })
 	})
 }

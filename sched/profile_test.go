@@ -42,34 +42,49 @@ func (p *profile) findBeforeBrute(from sim.Time, procs int32, dur, until, limit 
 	return limit
 }
 
+// drawProfile draws a profile of 1 to 20 processors changed by up to 40
+// additions (some for ever, some taking processors back) and advances; it
+// returns the profile, its processors and the time it was advanced to.
+func drawProfile(rt *rapid.T) (profile, int, sim.Time) {
+	procs := rapid.IntRange(1, 20).Draw(rt, "procs")
+	p := newProfile(procs)
+	now := sim.Time(0)
+	for range rapid.IntRange(0, 40).Draw(rt, "changes") {
+		if rapid.IntRange(0, 5).Draw(rt, "advance") == 0 {
+			now += sim.Time(rapid.IntRange(0, 20).Draw(rt, "by"))
+			p.advance(now)
+			continue
+		}
+		from := now + sim.Time(rapid.IntRange(-2, 100).Draw(rt, "from"))
+		to := sim.Time(math.MaxInt64)
+		if rapid.IntRange(0, 9).Draw(rt, "forever") > 0 {
+			to = from + sim.Time(rapid.IntRange(0, 60).Draw(rt, "len"))
+		}
+		p.add(from, to, int32(rapid.IntRange(-procs, procs).Draw(rt, "delta")))
+	}
+	return p, procs, now
+}
+
+// drawQuery draws a search in a profile of procs processors advanced to
+// now: its earliest start, width, duration and limit (none for one in five).
+func drawQuery(rt *rapid.T, procs int, now sim.Time) (from sim.Time, need int32, dur, limit sim.Time) {
+	from = now + sim.Time(rapid.IntRange(-2, 120).Draw(rt, "qfrom"))
+	need = int32(rapid.IntRange(0, procs+1).Draw(rt, "need"))
+	dur = sim.Time(rapid.IntRange(1, 80).Draw(rt, "dur"))
+	limit = sim.Time(math.MaxInt64)
+	if rapid.IntRange(0, 4).Draw(rt, "unlimited") > 0 {
+		limit = max(from, now) + sim.Time(rapid.IntRange(0, 120).Draw(rt, "limit"))
+	}
+	return from, need, dur, limit
+}
+
 // TestProfileFindBefore checks findBefore against its definition on
 // random profiles built by additions and advances.
 func TestProfileFindBefore(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		procs := rapid.IntRange(1, 20).Draw(rt, "procs")
-		p := newProfile(procs)
-		now := sim.Time(0)
-		for range rapid.IntRange(0, 40).Draw(rt, "changes") {
-			if rapid.IntRange(0, 5).Draw(rt, "advance") == 0 {
-				now += sim.Time(rapid.IntRange(0, 20).Draw(rt, "by"))
-				p.advance(now)
-				continue
-			}
-			from := now + sim.Time(rapid.IntRange(-2, 100).Draw(rt, "from"))
-			to := sim.Time(math.MaxInt64)
-			if rapid.IntRange(0, 9).Draw(rt, "forever") > 0 {
-				to = from + sim.Time(rapid.IntRange(0, 60).Draw(rt, "len"))
-			}
-			p.add(from, to, int32(rapid.IntRange(-procs, procs).Draw(rt, "delta")))
-		}
+		p, procs, now := drawProfile(rt)
 		for range 20 {
-			from := now + sim.Time(rapid.IntRange(-2, 120).Draw(rt, "qfrom"))
-			need := int32(rapid.IntRange(0, procs+1).Draw(rt, "need"))
-			dur := sim.Time(rapid.IntRange(1, 80).Draw(rt, "dur"))
-			limit := sim.Time(math.MaxInt64)
-			if rapid.IntRange(0, 4).Draw(rt, "unlimited") > 0 {
-				limit = max(from, now) + sim.Time(rapid.IntRange(0, 120).Draw(rt, "limit"))
-			}
+			from, need, dur, limit := drawQuery(rt, procs, now)
 			until := min(limit, max(from, now)+sim.Time(rapid.IntRange(0, 120).Draw(rt, "until")))
 			if got, want := p.findBefore(from, need, dur, until, limit), p.findBeforeBrute(from, need, dur, until, limit); got != want {
 				rt.Fatalf("findBefore(%d, %d, %d, %d, %d) = %d, by definition %d; steps %v %v",
@@ -118,30 +133,9 @@ func (p *profile) findBrute(from sim.Time, procs int32, dur, limit, oa, ob sim.T
 // reservation [oa, ob) added to the profile first, as compression has it.
 func TestProfileFind(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		procs := rapid.IntRange(1, 20).Draw(rt, "procs")
-		p := newProfile(procs)
-		now := sim.Time(0)
-		for range rapid.IntRange(0, 40).Draw(rt, "changes") {
-			if rapid.IntRange(0, 5).Draw(rt, "advance") == 0 {
-				now += sim.Time(rapid.IntRange(0, 20).Draw(rt, "by"))
-				p.advance(now)
-				continue
-			}
-			from := now + sim.Time(rapid.IntRange(-2, 100).Draw(rt, "from"))
-			to := sim.Time(math.MaxInt64)
-			if rapid.IntRange(0, 9).Draw(rt, "forever") > 0 {
-				to = from + sim.Time(rapid.IntRange(0, 60).Draw(rt, "len"))
-			}
-			p.add(from, to, int32(rapid.IntRange(-procs, procs).Draw(rt, "delta")))
-		}
+		p, procs, now := drawProfile(rt)
 		for range 20 {
-			from := now + sim.Time(rapid.IntRange(-2, 120).Draw(rt, "qfrom"))
-			need := int32(rapid.IntRange(0, procs+1).Draw(rt, "need"))
-			dur := sim.Time(rapid.IntRange(1, 80).Draw(rt, "dur"))
-			limit := sim.Time(math.MaxInt64)
-			if rapid.IntRange(0, 4).Draw(rt, "unlimited") > 0 {
-				limit = max(from, now) + sim.Time(rapid.IntRange(0, 120).Draw(rt, "limit"))
-			}
+			from, need, dur, limit := drawQuery(rt, procs, now)
 			if got, want := p.find(from, need, dur, limit), p.findBrute(from, need, dur, limit, 0, 0); got != want && (want != limit || got != math.MaxInt64) {
 				rt.Fatalf("find(%d, %d, %d, %d) = %d, by definition %d; steps %v %v",
 					from, need, dur, limit, got, want, p.t, p.free)
