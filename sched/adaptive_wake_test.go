@@ -104,3 +104,36 @@ func TestSwitchingNoTime(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWBASMovingAverage: WBAS compares the mean parallelism of the period
+// with an exponential moving average over every arrival, m += (p - m)/maf,
+// and switches to the high candidate when the mean is above it. With
+// maf = 2, P = 4 and jobs of 10 s, the last submitted at the decision
+// point 1000:
+//   - 2, 2, 1 processors at 0, 10, 20 and 1 at 1000: m = 2, 2, 1.5, 1.25,
+//     below the mean 1.5: the high candidate is active from 1000 to 2000;
+//   - 1, 3 at 0, 10 and 2 at 1000: m = 1, 2, 2, equal to the mean 2: no
+//     switch.
+func TestWBASMovingAverage(t *testing.T) {
+	for _, tc := range []struct {
+		procs  []int32
+		taken  int
+		shareH float64
+	}{{[]int32{2, 2, 1, 1}, 1, 0.5}, {[]int32{1, 3, 2}, 0, 0}} {
+		var jobs []sim.Job
+		for i, p := range tc.procs {
+			submit := sim.Time(10 * i)
+			if i == len(tc.procs)-1 {
+				submit = 1000
+			}
+			jobs = append(jobs, sim.Job{ID: int64(i + 1), Submit: submit, Runtime: 10, Estimate: 10, Procs: p})
+		}
+		w := sched.NewWBAS(holdCand("high", 0), holdCand("low", 0), 2, 1000)
+		if _, err := sim.Run(context.Background(), sim.NewReplay(jobs), w, sim.Config{Procs: 4}); err != nil {
+			t.Fatal(err)
+		}
+		if sw := w.Switching(2000); sw.Taken != tc.taken || sw.Share["high"] != tc.shareH {
+			t.Errorf("sizes %v: switching %v, want %d taken, high active %v of the time", tc.procs, sw, tc.taken, tc.shareH)
+		}
+	}
+}
