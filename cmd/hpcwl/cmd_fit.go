@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -80,7 +81,7 @@ type fitReport struct {
 	Variables []fitVariable `json:"variables"`
 }
 
-func selectJobs(t *trace.Trace, status string) ([]*trace.Job, error) {
+func selectJobs(t *trace.Trace, name, status string) ([]*trace.Job, error) {
 	switch status {
 	case "all", "completed":
 	default:
@@ -93,8 +94,23 @@ func selectJobs(t *trace.Trace, status string) ([]*trace.Job, error) {
 		}
 		jobs = append(jobs, &t.Jobs[i])
 	}
+	if len(jobs) == 0 && len(t.Jobs) > 0 {
+		// Some archive logs (NASA-iPSC, LANL-CM5's early part) record no
+		// status at all: say so rather than fail later on zero jobs.
+		unknown := 0
+		for i := range t.Jobs {
+			if t.Jobs[i].Status < 0 {
+				unknown++
+			}
+		}
+		return nil, fmt.Errorf("%s: %w: none of the %d jobs completed (status 1; %d have an unknown status, -1); --status all fits every job", name, errNoCompleted, len(t.Jobs), unknown)
+	}
 	return jobs, nil
 }
+
+// errNoCompleted is wrapped by the error of a fit whose log has no
+// completed job.
+var errNoCompleted = errors.New("no completed jobs")
 
 func runFit(opts fitOptions, name string, stdout io.Writer) error {
 	for _, f := range opts.families {
@@ -106,7 +122,7 @@ func runFit(opts fitOptions, name string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := selectJobs(t, opts.status)
+	jobs, err := selectJobs(t, name, opts.status)
 	if err != nil {
 		return err
 	}
@@ -308,7 +324,7 @@ func runFitLublin(opts fitLublinOptions, name string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	jobs, err := selectJobs(t, opts.status)
+	jobs, err := selectJobs(t, name, opts.status)
 	if err != nil {
 		return err
 	}

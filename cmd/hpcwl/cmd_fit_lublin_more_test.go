@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -148,5 +149,35 @@ func TestGenerateLublinOptions(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.swf")); err == nil {
 		t.Error("a refused run wrote its output")
+	}
+}
+
+// TestFitLublinNoStatus fits a log that records no status (as
+// NASA-iPSC): the default, completed jobs only, names the file and the
+// way out instead of failing on zero jobs; --status all fits it, and a
+// log with one completed job fits that job's class past the check.
+func TestFitLublinNoStatus(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	for i := range 400 {
+		// Sizes 1, 2, 4 ... 64 and runtimes 10 s to 2 h; status -1.
+		fmt.Fprintf(&b, "%d %d -1 %d %d -1 -1 -1 -1 -1 -1 1 1 -1 1 -1 -1 -1\n", i+1, i*600+i%7*37, 10+i*17%7200, 1<<(i%7))
+	}
+	name := filepath.Join(dir, "nostatus.swf")
+	if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "fit", "lublin", name)
+	for _, want := range []string{name, "none of the 400 jobs completed", "400 have an unknown status", "--status all"} {
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, want %q in %q", code, want, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "fit", "lublin", "--status", "all", name); code != 0 {
+		t.Errorf("--status all: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "fit", "--status", "completed", name); code != 1 || !strings.Contains(errOut, "none of the 400 jobs completed") {
+		t.Errorf("fit --status completed: exit %d: %s", code, errOut)
 	}
 }

@@ -94,7 +94,12 @@ func fitDiscreteTSU(counts map[int64]int, hi, serial, pow2, target float64) (TSU
 	}
 	decode := func(x []float64) TSUParams {
 		low := lmin + (hi-lmin)*sig(x[0])*0.999
-		return TSUParams{Low: low, Med: low + (hi-low)*sig(x[1]), High: hi}
+		// The logistic saturates to exactly 0 or 1 in floating point when
+		// the search runs far out (sizes spread evenly up to the machine
+		// size push u_med to u_hi): keep u_med strictly inside (u_low,
+		// u_hi), as the model requires.
+		f := math.Min(math.Max(sig(x[1]), 1e-6), 1-1e-6)
+		return TSUParams{Low: low, Med: low + (hi-low)*f, High: hi}
 	}
 	encode := func(p TSUParams) []float64 {
 		return []float64{logit((p.Low - lmin) / (0.999 * (hi - lmin))), logit((p.Med - p.Low) / (hi - p.Low))}

@@ -211,3 +211,30 @@ func TestFitDiscreteTSUMean(t *testing.T) {
 		}
 	}
 }
+
+// TestFitDiscreteTSUInside fits sizes spread evenly over the powers of two
+// up to the machine size, which drive the fitted u_med to u_hi: the
+// logistic of the search saturated to exactly 1 and the fit returned
+// u_med = u_hi, which the model rejects. The fitted parameters must keep
+// 0 < u_low < u_med < u_hi and validate.
+func TestFitDiscreteTSUInside(t *testing.T) {
+	counts := map[int64]int{}
+	var sum float64
+	for i := range 7 {
+		counts[1<<i] = 57
+		sum += 57 * float64(int(1)<<i)
+	}
+	serial := 57.0 / 399
+	tsu, err := fitDiscreteTSU(counts, 6, serial, 1-serial, sum/399)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(tsu.Low > 0 && tsu.Low < tsu.Med && tsu.Med < tsu.High && tsu.High == 6) {
+		t.Fatalf("u_low %v, u_med %v, u_hi %v: not 0 < u_low < u_med < u_hi = 6", tsu.Low, tsu.Med, tsu.High)
+	}
+	tp := WholeParams
+	tp.SerialProb, tp.Pow2Prob, tp.ULow, tp.UMed, tp.UHi, tp.UProb = serial, 1-serial, tsu.Low, tsu.Med, tsu.High, tsu.P
+	if err := tp.validate("fitted"); err != nil {
+		t.Error(err)
+	}
+}
