@@ -97,6 +97,26 @@ func (s *EASY) push(q waiting) {
 	s.queue = append(s.queue, q)
 }
 
+// rebuildDue reports whether a backfilling pass rebuilds the queue before
+// it starts. Three things make it due: tombstones are more than half of a
+// queue longer than 4 blocks (every pass would step over them); the FCFS
+// phase has taken more than 8 times the queue's length plus 4096 entries
+// off the front since the last rebuild (the size index still holds their
+// positions); or, for EASY, a waiting job's prediction changed, so the
+// planned durations held in the queue are out of date (SJBF reads them from
+// its sorted lists instead). A rebuild never changes the schedule, only the
+// time and memory a pass takes.
+func (s *EASY) rebuildDue() bool {
+	n := len(s.queue)
+	if s.dead > n/2 && n > 4*blk {
+		return true
+	}
+	if s.base > 8*n+4096 {
+		return true
+	}
+	return s.stale && !s.byPred
+}
+
 // rebuild drops the tombstones and recomputes the bounds, with durations
 // from the current predictions.
 func (s *EASY) rebuild(v *sim.View) {
@@ -265,7 +285,7 @@ func (s *EASY) backfill(v *sim.View, now sim.Time, free int, dst []sim.Ref, only
 		}
 		return false
 	}
-	if s.dead > len(s.queue)/2 && len(s.queue) > 4*blk || s.base > 8*len(s.queue)+4096 || s.stale && !s.byPred {
+	if s.rebuildDue() {
 		// Keeps the head (never a tombstone) first and the fresh jobs
 		// last.
 		s.rebuild(v)

@@ -343,7 +343,7 @@ func matchReference(rt *rapid.T, c schedtest.Case) {
 		// pass scans the queue.
 		cur.scanMax = rapid.SampledFrom([]int{0, 3, scanMax, 1 << 30}).Draw(rt, "scanMax")
 		ref := &refEASY{factor: factor, byPred: byPred, head: -1, dirty: true}
-		if got, want := run(cur), run(ref); !slices.Equal(got, want) {
+		if got, want := run(&checkedEASY{EASY: cur, t: rt}), run(ref); !slices.Equal(got, want) {
 			rt.Fatalf("factor %v sjbf %v: schedule\n%v\nreference\n%v", factor, byPred, got, want)
 		}
 	}
