@@ -146,7 +146,7 @@ func TestFitHPC2N(t *testing.T) {
 		{"Table V model vs real", float64(r.SpatialNE), 0.2996, 0.03},
 	}
 	for _, p := range pins {
-		if math.Abs(p.got-p.want) > p.tol {
+		if !(math.Abs(p.got-p.want) <= p.tol) {
 			t.Errorf("%s: %v, want %v ± %v", p.name, p.got, p.want, p.tol)
 		}
 	}

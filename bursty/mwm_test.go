@@ -31,7 +31,7 @@ func TestMWMArrivals(t *testing.T) {
 	for _, v := range c {
 		s += v
 	}
-	if len(c) != 64 || math.Abs(s-1000) > 1e-9 {
+	if len(c) != 64 || !(math.Abs(s-1000) <= 1e-9) {
 		t.Errorf("%d counts summing to %v", len(c), s)
 	}
 	a := m.Arrivals(777, r)

@@ -68,7 +68,7 @@ func TestHPC2N(t *testing.T) {
 		{"Table VI correlation", float64(r.Correlation), -0.063, 0.002},
 	}
 	for _, p := range pins {
-		if math.Abs(p.got-p.want) > p.tol {
+		if !(math.Abs(p.got-p.want) <= p.tol) {
 			t.Errorf("%s: %v, want %v ± %v", p.name, p.got, p.want, p.tol)
 		}
 	}

@@ -50,7 +50,7 @@ func TestMapRecoversPlane(t *testing.T) {
 		cx += p.X
 		cy += p.Y
 	}
-	if math.Abs(cx) > 1e-9 || math.Abs(cy) > 1e-9 {
+	if !(math.Abs(cx) <= 1e-9) || !(math.Abs(cy) <= 1e-9) {
 		t.Errorf("centre %v %v", cx, cy)
 	}
 	again, _ := coplot.Map(y, obs, vars, coplot.Options{Seed: 1})

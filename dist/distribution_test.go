@@ -22,7 +22,7 @@ func checkQuantileCDF(t *testing.T, name string, d quantiler, tol float64) {
 	t.Helper()
 	for _, p := range []float64{0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999} {
 		x := d.Quantile(p)
-		if got := d.CDF(x); math.Abs(got-p) > tol {
+		if got := d.CDF(x); !(math.Abs(got-p) <= tol) {
 			t.Errorf("%s: CDF(Quantile(%v)) = %v", name, p, got)
 		}
 	}
@@ -43,11 +43,11 @@ func checkProbIntegrates(t *testing.T, name string, d prober, lo, hi, tol float6
 	t.Helper()
 	got := quad.Fixed(d.Prob, lo, hi, 2000, nil, 0)
 	want := d.CDF(hi) - d.CDF(lo)
-	if math.Abs(got-want) > tol {
+	if !(math.Abs(got-want) <= tol) {
 		t.Errorf("%s: ∫Prob over [%v, %v] = %v, CDF difference %v", name, lo, hi, got, want)
 	}
 	for _, x := range []float64{lo + 0.37*(hi-lo), lo + 0.61*(hi-lo)} {
-		if p, lp := d.Prob(x), d.LogProb(x); p > 0 && math.Abs(math.Log(p)-lp) > 1e-9 {
+		if p, lp := d.Prob(x), d.LogProb(x); p > 0 && !(math.Abs(math.Log(p)-lp) <= 1e-9) {
 			t.Errorf("%s: LogProb(%v) = %v, log(Prob) = %v", name, x, lp, math.Log(p))
 		}
 	}
@@ -71,10 +71,10 @@ func checkMean(t *testing.T, name string, d sampler, n int) {
 	}
 	m, v := stat.MeanVariance(x, nil)
 	se := math.Sqrt(d.Variance() / float64(n))
-	if math.Abs(m-d.Mean()) > 4*se {
+	if !(math.Abs(m-d.Mean()) <= 4*se) {
 		t.Errorf("%s: sample mean %v, Mean %v (4 s.e. = %v)", name, m, d.Mean(), 4*se)
 	}
-	if math.Abs(v-d.Variance()) > 0.1*d.Variance() {
+	if !(math.Abs(v-d.Variance()) <= 0.1*d.Variance()) {
 		t.Errorf("%s: sample variance %v, Variance %v", name, v, d.Variance())
 	}
 }
@@ -111,7 +111,7 @@ func TestHyperGammaVarianceMatchesMixture(t *testing.T) {
 	m1, m2 := 4.2*0.94, 312*0.03
 	v1, v2 := 4.2*0.94*0.94, 312*0.03*0.03
 	want := 0.5*(v1+m1*m1) + 0.5*(v2+m2*m2) - math.Pow(0.5*m1+0.5*m2, 2)
-	if got := h.Variance(); math.Abs(got-want) > 1e-12 {
+	if got := h.Variance(); !(math.Abs(got-want) <= 1e-12) {
 		t.Fatalf("Variance = %v, want %v", got, want)
 	}
 }
@@ -122,7 +122,7 @@ func TestHyperErlangKeepsMeans(t *testing.T) {
 	if e.Orders[0] != 4 || e.Orders[1] != 312 {
 		t.Fatalf("orders %v", e.Orders)
 	}
-	if math.Abs(e.Mean()-h.Mean()) > 1e-12 {
+	if !(math.Abs(e.Mean()-h.Mean()) <= 1e-12) {
 		t.Fatalf("mean %v, want %v", e.Mean(), h.Mean())
 	}
 }
@@ -131,7 +131,7 @@ func TestTwoStageUniformKnots(t *testing.T) {
 	// §3.1: the CDF passes through (l, 0), (m, p), (h, 1).
 	d := TwoStageUniform{Low: 0.8, Med: 4.5, High: 7, P: 0.86}
 	for _, c := range [][2]float64{{0.8, 0}, {4.5, 0.86}, {7, 1}, {0, 0}, {9, 1}} {
-		if got := d.CDF(c[0]); math.Abs(got-c[1]) > 1e-15 {
+		if got := d.CDF(c[0]); !(math.Abs(got-c[1]) <= 1e-15) {
 			t.Errorf("CDF(%v) = %v, want %v", c[0], got, c[1])
 		}
 	}
@@ -163,7 +163,7 @@ func TestZipf(t *testing.T) {
 			for k := 1; k <= n; k++ {
 				s += c.z.Prob(float64(k))
 			}
-			if math.Abs(s-1) > 1e-3 {
+			if !(math.Abs(s-1) <= 1e-3) {
 				t.Errorf("Σ Prob = %v", s)
 			}
 			for _, p := range []float64{0.1, 0.5, 0.9, 0.99} {
@@ -194,7 +194,7 @@ func TestNilSrcPanics(t *testing.T) {
 func TestGaussianMixturePosterior(t *testing.T) {
 	g := GaussianMixture{Weights: []float64{0.5, 0.5}, Means: []float64{0, 10}, StdDevs: []float64{1, 1}}
 	z := g.Posterior(0, nil)
-	if math.Abs(z[0]+z[1]-1) > 1e-12 || z[0] < 0.999 {
+	if !(math.Abs(z[0]+z[1]-1) <= 1e-12) || z[0] < 0.999 {
 		t.Fatalf("posterior %v", z)
 	}
 	if g.Classify(9) != 1 || g.Classify(-3) != 0 {

@@ -254,12 +254,12 @@ func TestRandComponent(t *testing.T) {
 		if y := b.Rand(); x != y {
 			t.Fatalf("RandComponent %v, Rand %v from the same source", x, y)
 		}
-		if math.Abs(x-g.Means[k]) > 10 {
+		if !(math.Abs(x-g.Means[k]) <= 10) {
 			t.Fatalf("sample %v from component %d of mean %v", x, k, g.Means[k])
 		}
 		ones += k
 	}
-	if f := float64(ones) / float64(n); math.Abs(f-0.3) > 4*math.Sqrt(0.3*0.7/float64(n)) {
+	if f := float64(ones) / float64(n); !(math.Abs(f-0.3) <= 4*math.Sqrt(0.3*0.7/float64(n))) {
 		t.Errorf("component 1 drawn %.4f of the time, want 0.3", f)
 	}
 }
@@ -278,7 +278,7 @@ func TestPickByWeight(t *testing.T) {
 	if got[0]+got[2]+got[4] != 0 {
 		t.Fatalf("components of weight 0 drawn: %v", got)
 	}
-	if f := float64(got[1]) / float64(n); math.Abs(f-0.25) > 4*math.Sqrt(0.25*0.75/float64(n)) {
+	if f := float64(got[1]) / float64(n); !(math.Abs(f-0.25) <= 4*math.Sqrt(0.25*0.75/float64(n))) {
 		t.Errorf("component 1 drawn %.4f of the time, want 0.25", f)
 	}
 	if k := pick(r, []float64{0, 0, 0}); k != 2 {

@@ -117,7 +117,7 @@ func TestLateness(t *testing.T) {
 	tr := smallLog()
 	l := LatenessOf(tr, []sim.Time{0, 0, 450, 470})
 	// lateness 0, 0, 300, 300: mean 150; span 170; n = 4.
-	if l.Jobs != 4 || l.Mean != 150 || math.Abs(l.Relative-(1+150.0/170)) > 1e-12 || l.Additional != 100 {
+	if l.Jobs != 4 || l.Mean != 150 || !(math.Abs(l.Relative-(1+150.0/170)) <= 1e-12) || l.Additional != 100 {
 		t.Errorf("%+v", l)
 	}
 	// User 1: lateness 0, 300, 300 -> mean 200, additional 2*200/2 = 200.

@@ -37,7 +37,7 @@ func TestDistributionWorkers(t *testing.T) {
 		p     float64
 	}{{"night workers", nights, 0.3}, {"weekend workers", weekends, 0.2}} {
 		share, tol := float64(c.count)/n, 4*math.Sqrt(c.p*(1-c.p)/n)
-		if math.Abs(share-c.p) > tol {
+		if !(math.Abs(share-c.p) <= tol) {
 			t.Errorf("%s: share %.4f, want %.1f ± %.4f", c.name, share, c.p, tol)
 		}
 	}
@@ -48,7 +48,7 @@ func TestDistributionWorkers(t *testing.T) {
 	if lo != -3600 || hi != 3600 {
 		t.Errorf("shift R from %d s to %d s, want -3600 s to 3600 s", lo, hi)
 	}
-	if mean, tol := sum/n, 4*3600/math.Sqrt(3)/math.Sqrt(n); math.Abs(mean) > tol {
+	if mean, tol := sum/n, 4*3600/math.Sqrt(3)/math.Sqrt(n); !(math.Abs(mean) <= tol) {
 		t.Errorf("mean shift R %.1f s, want 0 ± %.0f s", mean, tol)
 	}
 }
@@ -114,7 +114,7 @@ func TestContinuation(t *testing.T) {
 		resp sim.Time
 		want float64
 	}{{0, 0.8}, {20 * 60, 0.4}, {60 * 60, 0.2}, {30, 0.8 / 1.025}} {
-		if got := continuation(c.resp); math.Abs(got-c.want) > 1e-15 {
+		if got := continuation(c.resp); !(math.Abs(got-c.want) <= 1e-15) {
 			t.Errorf("continuation(%d s) = %v, want %v", c.resp, got, c.want)
 		}
 	}

@@ -18,7 +18,7 @@ func TestPerUserLateness(t *testing.T) {
 		t.Fatalf("%d users: %+v", len(got), got)
 	}
 	u1, u2 := got[0], got[1]
-	if u1.User != 1 || u1.Jobs != 3 || u1.Mean != 60 || math.Abs(u1.Relative-1.2) > 1e-12 || u1.Additional != 60 {
+	if u1.User != 1 || u1.Jobs != 3 || u1.Mean != 60 || !(math.Abs(u1.Relative-1.2) <= 1e-12) || u1.Additional != 60 {
 		t.Errorf("user 1: %+v", u1)
 	}
 	if u2.User != 2 || u2.Jobs != 1 || u2.Mean != 30 || !math.IsNaN(u2.Relative) || !math.IsNaN(u2.Additional) {

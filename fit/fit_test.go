@@ -151,12 +151,12 @@ func TestRecoverHyperGamma(t *testing.T) {
 	near(t, "mean2", got.Shape2*got.Scale2, want.Shape2*want.Scale2, 0.02)
 	near(t, "shape1", got.Shape1, want.Shape1, 0.1)
 	near(t, "shape2", got.Shape2, want.Shape2, 0.2)
-	if math.Abs(got.P-want.P) > 0.02 {
+	if !(math.Abs(got.P-want.P) <= 0.02) {
 		t.Errorf("p = %v, want %v", got.P, want.P)
 	}
 	// The weight-only fit recovers p with the components held fixed.
 	p, _, err := HyperGammaWeight(x, want, nil)
-	if err != nil || math.Abs(p-want.P) > 0.015 {
+	if err != nil || !(math.Abs(p-want.P) <= 0.015) {
 		t.Errorf("HyperGammaWeight = %v, %v", p, err)
 	}
 }
@@ -175,7 +175,7 @@ func TestMiddleMinimumSplitsAtValley(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(h.P-0.3) > 0.02 {
+	if !(math.Abs(h.P-0.3) <= 0.02) {
 		t.Errorf("initial p = %v, want ≈ 0.3 (split in the valley)", h.P)
 	}
 }
@@ -238,11 +238,11 @@ func TestRecoverMixtures(t *testing.T) {
 			t.Fatalf("selected G=%d %v, want 3 V (%d candidates)", best.G, best.Model, len(all))
 		}
 		for k, c := range comps {
-			if math.Abs(best.Dist.Means[k]-c.Mu) > 0.05*c.Sigma*math.Sqrt(1/w[k]) {
+			if !(math.Abs(best.Dist.Means[k]-c.Mu) <= 0.05*c.Sigma*math.Sqrt(1/w[k])) {
 				t.Errorf("mean %d = %v, want %v", k, best.Dist.Means[k], c.Mu)
 			}
 			near(t, "sd", best.Dist.StdDevs[k], c.Sigma, 0.05)
-			if math.Abs(best.Dist.Weights[k]-w[k]) > 0.02 {
+			if !(math.Abs(best.Dist.Weights[k]-w[k]) <= 0.02) {
 				t.Errorf("weight %d = %v, want %v", k, best.Dist.Weights[k], w[k])
 			}
 		}
@@ -268,7 +268,7 @@ func TestRecoverTwoStageUniform(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range [][3]float64{{d.Low, 0.7, 0.05}, {d.Med, 4, 0.05}, {d.High, 6.64, 0.1}, {d.P, 0.84, 0.01}} {
-		if math.Abs(c[0]-c[1]) > c[2] {
+		if !(math.Abs(c[0]-c[1]) <= c[2]) {
 			t.Errorf("got %v, want %v ± %v (fit %+v, D %v)", c[0], c[1], c[2], d, ks)
 		}
 	}
@@ -359,12 +359,12 @@ func TestHyperGammaDuplicates(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range [][2]float64{{h.Shape1, h0.Shape1}, {h.Scale1, h0.Scale1}, {h.Shape2, h0.Shape2}, {h.Scale2, h0.Scale2}, {h.P, h0.P}} {
-			if math.Abs(c[0]-c[1]) > 1e-4*math.Abs(c[1]) {
+			if !(math.Abs(c[0]-c[1]) <= 1e-4*math.Abs(c[1])) {
 				t.Errorf("k = %d: %+v, want %+v", k, h, h0)
 				break
 			}
 		}
-		if math.Abs(res.LogLikelihood-float64(k)*r0.LogLikelihood) > 1e-6*math.Abs(res.LogLikelihood) {
+		if !(math.Abs(res.LogLikelihood-float64(k)*r0.LogLikelihood) <= 1e-6*math.Abs(res.LogLikelihood)) {
 			t.Errorf("k = %d: log-likelihood %v, want %v", k, res.LogLikelihood, float64(k)*r0.LogLikelihood)
 		}
 	}

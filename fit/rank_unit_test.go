@@ -148,7 +148,7 @@ func TestRankReportsFittedParameters(t *testing.T) {
 	for _, c := range cands {
 		switch c.Name {
 		case "gamma":
-			if m := c.Params["shape"] * c.Params["scale"]; math.Abs(m-sum/400) > 1e-6*sum/400 {
+			if m := c.Params["shape"] * c.Params["scale"]; !(math.Abs(m-sum/400) <= 1e-6*sum/400) {
 				t.Errorf("gamma: shape %v × scale %v = %v, sample mean %v", c.Params["shape"], c.Params["scale"], m, sum/400)
 			}
 		case "hyperexponential":

@@ -22,7 +22,7 @@ func TestFromJD(t *testing.T) {
 		}
 		got, want := p.values(), c.want.values()
 		for _, k := range jdOutputs {
-			if math.Abs(got[k]-want[k]) > 0.002*math.Abs(want[k])+0.001 {
+			if !(math.Abs(got[k]-want[k]) <= 0.002*math.Abs(want[k])+0.001) {
 				t.Errorf("Cm %g JD %g: %s = %.4f, want %.4f", c.cm, c.jd, k, got[k], want[k])
 			}
 		}
@@ -35,7 +35,7 @@ func TestFromCL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(p.JD-c.jd) > 0.1 || math.Abs(p.Am-c.am) > 0.1 || math.Abs(p.Ai-c.ai) > 0.5 {
+		if !(math.Abs(p.JD-c.jd) <= 0.1) || !(math.Abs(p.Am-c.am) <= 0.1) || !(math.Abs(p.Ai-c.ai) <= 0.5) {
 			t.Errorf("CL %g: JD %.1f Am %.1f Ai %.1f, want %.1f %.1f %.1f", c.cl, p.JD, p.Am, p.Ai, c.jd, c.am, c.ai)
 		}
 	}
@@ -49,7 +49,7 @@ func TestMachine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(p.Cm-c.cm) > 0.1 || math.Abs(p.JD-c.jd) > 0.1 || math.Abs(p.CL-c.cl) > 0.001 {
+		if !(math.Abs(p.Cm-c.cm) <= 0.1) || !(math.Abs(p.JD-c.jd) <= 0.1) || !(math.Abs(p.CL-c.cl) <= 0.001) {
 			t.Errorf("MS %g: Cm %.1f JD %.1f CL %.3f, want %.1f %.1f %.3f", c.ms, p.Cm, p.JD, p.CL, c.cm, c.jd, c.cl)
 		}
 	}

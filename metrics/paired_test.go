@@ -45,7 +45,7 @@ func TestPairedDiffsHand(t *testing.T) {
 		t.Errorf("three jobs cannot give a batch-means interval, yet no note: %+v", w.Diff)
 	}
 	bs := byName["bounded_slowdown"]
-	if math.Abs(bs.Diff.Mean-0.1) > 1e-12 || math.Abs(bs.A-5.0/3) > 1e-12 || bs.Lower != 1 || bs.Higher != 1 {
+	if !(math.Abs(bs.Diff.Mean-0.1) <= 1e-12) || !(math.Abs(bs.A-5.0/3) <= 1e-12) || bs.Lower != 1 || bs.Higher != 1 {
 		t.Errorf("bounded slowdown: %+v", bs)
 	}
 	if len(ps) != 4 || byName["response"].Diff.Mean != 0 || byName["slowdown"].Metric == "" {
@@ -116,7 +116,7 @@ func TestPairedDiffsInterval(t *testing.T) {
 	if w.Diff.Note != "" || !(w.Diff.Low <= w.Diff.Mean && w.Diff.Mean <= w.Diff.High) || w.Diff.Level != 0.9 {
 		t.Fatalf("wait: %+v", w)
 	}
-	if d := w.B - w.A; math.Abs(d-w.Diff.Mean) > 1e-9*math.Abs(w.A) {
+	if d := w.B - w.A; !(math.Abs(d-w.Diff.Mean) <= 1e-9*math.Abs(w.A)) {
 		t.Errorf("mean difference %v, difference of means %v", w.Diff.Mean, d)
 	}
 }

@@ -25,17 +25,17 @@ func TestCorrelationKnownStructure(t *testing.T) {
 	// Eigenvalues of the correlation matrix sum to 3; the first is about
 	// 1 + rho with rho = corr(a, b) ≈ 0.99, the second about 1 (c).
 	sum := r.Variance[0] + r.Variance[1] + r.Variance[2]
-	if math.Abs(sum-3) > 1e-9 || math.Abs(r.Variance[0]-1.99) > 0.02 || math.Abs(r.Variance[1]-1) > 0.05 {
+	if !(math.Abs(sum-3) <= 1e-9) || !(math.Abs(r.Variance[0]-1.99) <= 0.02) || !(math.Abs(r.Variance[1]-1) <= 0.05) {
 		t.Errorf("variances %v", r.Variance)
 	}
 	s := 1 / math.Sqrt2
-	if math.Abs(r.Loadings[0][0]-s) > 0.01 || math.Abs(r.Loadings[1][0]-s) > 0.01 || math.Abs(r.Loadings[2][0]) > 0.05 {
+	if !(math.Abs(r.Loadings[0][0]-s) <= 0.01) || !(math.Abs(r.Loadings[1][0]-s) <= 0.01) || !(math.Abs(r.Loadings[2][0]) <= 0.05) {
 		t.Errorf("first component %v %v %v", r.Loadings[0][0], r.Loadings[1][0], r.Loadings[2][0])
 	}
-	if math.Abs(math.Abs(r.Loadings[2][1])-1) > 0.01 {
+	if !(math.Abs(math.Abs(r.Loadings[2][1])-1) <= 0.01) {
 		t.Errorf("second component should be c: %v", r.Loadings[2][1])
 	}
-	if r.Components(0.9) != 2 || math.Abs(r.Cumulative[2]-1) > 1e-12 {
+	if r.Components(0.9) != 2 || !(math.Abs(r.Cumulative[2]-1) <= 1e-12) {
 		t.Errorf("components for 90%%: %d, cumulative %v", r.Components(0.9), r.Cumulative)
 	}
 }

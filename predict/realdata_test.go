@@ -54,7 +54,7 @@ func TestRealKTH(t *testing.T) {
 	for _, pin := range pins {
 		m := run("sjbf", pin.spec)
 		got[pin.spec] = m
-		if math.Abs(m.Wait.Mean-pin.wait) > 0.5 || math.Abs(m.Accuracy.RelAccuracy-pin.relA) > 0.0005 {
+		if !(math.Abs(m.Wait.Mean-pin.wait) <= 0.5) || !(math.Abs(m.Accuracy.RelAccuracy-pin.relA) <= 0.0005) {
 			t.Errorf("sjbf + %s: mean wait %.1f s, relative accuracy %.4f; pinned %.0f s, %.3f",
 				pin.spec, m.Wait.Mean, m.Accuracy.RelAccuracy, pin.wait, pin.relA)
 		}

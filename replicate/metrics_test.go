@@ -39,7 +39,7 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("%d jobs, %d completed; want %d and %d", m.Jobs, m.Throughput, want.Jobs, want.Throughput)
 	}
 	for _, name := range MetricNames {
-		if got, w := m.Value(name), want.Value(name); math.Abs(got-w) > 1e-12*math.Abs(w) {
+		if got, w := m.Value(name), want.Value(name); !(math.Abs(got-w) <= 1e-12*math.Abs(w)) {
 			t.Errorf("%s: %v, want %v", name, got, w)
 		}
 	}

@@ -26,10 +26,10 @@ func TestPairedDiffs(t *testing.T) {
 	}
 	// Differences -10, -20, -10 (the saturated variant left out): mean
 	// -40/3, sd 5.7735, t(0.975, 2) = 4.302653: half-width 14.3422.
-	if w.N != 3 || w.Lower != 3 || math.Abs(w.Diff+40.0/3) > 1e-12 || math.Abs(w.MeanA-200) > 1e-12 || math.Abs(w.MeanB-560.0/3) > 1e-12 {
+	if w.N != 3 || w.Lower != 3 || !(math.Abs(w.Diff+40.0/3) <= 1e-12) || !(math.Abs(w.MeanA-200) <= 1e-12) || !(math.Abs(w.MeanB-560.0/3) <= 1e-12) {
 		t.Errorf("wait: %+v", w)
 	}
-	if h := (w.CIHigh - w.CILow) / 2; math.Abs(h-4.302653*5.773503/math.Sqrt(3)) > 1e-4 {
+	if h := (w.CIHigh - w.CILow) / 2; !(math.Abs(h-4.302653*5.773503/math.Sqrt(3)) <= 1e-4) {
 		t.Errorf("half-width %v", h)
 	}
 	b.Variants[1].Jobs = 13

@@ -71,12 +71,12 @@ func TestTemporaryArrivals(t *testing.T) {
 		}
 		tol := 4 * math.Sqrt(want)
 		t.Logf("load factor %v: %.0f arrivals in weeks 1 to the last whole week, want %.1f ± %.1f", f, got, want, tol)
-		if math.Abs(got-want) > tol {
+		if !(math.Abs(got-want) <= tol) {
 			t.Errorf("load factor %v: %.0f temporary arrivals, want %.1f ± %.1f", f, got, want, tol)
 		}
 		// Half of them in each half of the period (a binomial proportion
 		// of about got trials, tolerance four standard errors).
-		if h, tol := firstHalf/got, 4*math.Sqrt(0.25/got); math.Abs(h-0.5) > tol+1/got {
+		if h, tol := firstHalf/got, 4*math.Sqrt(0.25/got); !(math.Abs(h-0.5) <= tol+1/got) {
 			t.Errorf("load factor %v: %.3f of the arrivals in the first half of the weeks, want 0.5 ± %.3f", f, h, tol)
 		}
 	}
@@ -114,7 +114,7 @@ func TestInitialTemporaryScalesWithLoad(t *testing.T) {
 		want := streams * f * nt0
 		tol := 4 * math.Sqrt(want)
 		t.Logf("load factor %v: %.0f initial temporary users over %d streams, want %.1f ± %.1f", f, got, streams, want, tol)
-		if math.Abs(got-want) > tol {
+		if !(math.Abs(got-want) <= tol) {
 			t.Errorf("load factor %v: %.0f initial temporary users over %d streams, want %.1f ± %.1f", f, got, streams, want, tol)
 		}
 	}
@@ -226,10 +226,10 @@ func TestArrivalsWithPreferenceAndRare(t *testing.T) {
 			}
 		}
 	}
-	if tol := 4 * math.Sqrt(want); math.Abs(got-want) > tol {
+	if tol := 4 * math.Sqrt(want); !(math.Abs(got-want) <= tol) {
 		t.Errorf("%.0f arrivals, want %.1f ± %.1f", got, want, tol)
 	}
-	if tol := 4 * math.Sqrt(wantRare); math.Abs(rare-wantRare) > tol {
+	if tol := 4 * math.Sqrt(wantRare); !(math.Abs(rare-wantRare) <= tol) {
 		t.Errorf("%.0f rare behaviours, want %.1f ± %.1f", rare, wantRare, tol)
 	}
 	// About 19 a week over 10 streams: some in week 1 and in the last.

@@ -100,7 +100,7 @@ func TestSaturatedByHand(t *testing.T) {
 	for _, tc := range tests {
 		in := slices.Clone(tc.c)
 		sat, slope := resample.Saturated(in)
-		if sat != tc.sat || math.Abs(slope-tc.slope) > 1e-12 {
+		if sat != tc.sat || !(math.Abs(slope-tc.slope) <= 1e-12) {
 			t.Errorf("Saturated(%v) = %v, %v, want %v, %v", tc.c, sat, slope, tc.sat, tc.slope)
 		}
 		if !slices.Equal(in, tc.c) {

@@ -23,7 +23,7 @@ func TestDiffSigma(t *testing.T) {
 		{[]float64{0, 1}, 0},
 		{nil, 0},
 	} {
-		if got := diffSigma(tc.x); math.Abs(got-tc.want) > 1e-15 {
+		if got := diffSigma(tc.x); !(math.Abs(got-tc.want) <= 1e-15) {
 			t.Errorf("diffSigma(%v) = %v, want %v", tc.x, got, tc.want)
 		}
 	}

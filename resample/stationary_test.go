@@ -55,7 +55,7 @@ func TestWeeklySegmentsByHand(t *testing.T) {
 			t.Fatalf("WeeklyLoad: %d weeks from %d, want %d from %d", len(load), w0, len(x), lead)
 		}
 		for w := range x {
-			if math.Abs(load[w]-float64(x[w])) > 1e-12 {
+			if !(math.Abs(load[w]-float64(x[w])) <= 1e-12) {
 				t.Errorf("lead %d, week %d: load %v, want %d", lead, w, load[w], x[w])
 			}
 		}
@@ -98,7 +98,7 @@ func segmentsByHand(t *testing.T, p *resample.Pools, lead int64) {
 		for i, s := range segs {
 			w := tc.want[i]
 			if s.FirstWeek != w.FirstWeek || s.LastWeek != w.LastWeek || s.Start != w.Start || s.End != w.End ||
-				math.Abs(s.MeanLoad-w.MeanLoad) > 1e-9 || math.Abs(s.SDLoad-w.SDLoad) > 1e-6 {
+				!(math.Abs(s.MeanLoad-w.MeanLoad) <= 1e-9) || !(math.Abs(s.SDLoad-w.SDLoad) <= 1e-6) {
 				t.Errorf("lead %d, %+v: segment %d = %+v, want %+v", lead, tc.opt, i, s, w)
 			}
 			if s.Weeks() != w.LastWeek-w.FirstWeek+1 {

@@ -68,7 +68,7 @@ func TestApplyGolden(t *testing.T) {
 					t.Errorf("job %d: wait %d, want -1", j.ID, j.Wait)
 				}
 			}
-			if math.Abs(r.LoadBefore-load) > 1e-12 || math.Abs(r.LoadAfter-c.after) > 1e-12 || r.Capped != c.capped {
+			if !(math.Abs(r.LoadBefore-load) <= 1e-12) || !(math.Abs(r.LoadAfter-c.after) <= 1e-12) || r.Capped != c.capped {
 				t.Errorf("load %v -> %v, capped %d; want %v -> %v, %d", r.LoadBefore, r.LoadAfter, r.Capped, load, c.after, c.capped)
 			}
 			if in.Jobs[1].Submit != 60 || in.Jobs[1].Procs != 2 || in.Jobs[1].Runtime != 50 || in.Jobs[0].Wait != 5 {
@@ -125,7 +125,7 @@ func TestParseMethod(t *testing.T) {
 
 func TestFactorFor(t *testing.T) {
 	f, err := FactorFor(tiny(), 0.8)
-	if err != nil || math.Abs(f-0.8/(2600.0/4800)) > 1e-12 {
+	if err != nil || !(math.Abs(f-0.8/(2600.0/4800)) <= 1e-12) {
 		t.Errorf("FactorFor: %v %v", f, err)
 	}
 }
@@ -202,7 +202,7 @@ func TestRuntimeProperties(t *testing.T) {
 			if j.Submit != o.Submit || j.Procs != o.Procs {
 				rt.Fatalf("job %d: submit or size changed", j.ID)
 			}
-			if math.Abs(float64(j.Runtime)-c*float64(o.Runtime)) > 0.5 {
+			if !(math.Abs(float64(j.Runtime)-c*float64(o.Runtime)) <= 0.5) {
 				rt.Fatalf("job %d: runtime %d from %d x %v", j.ID, j.Runtime, o.Runtime, c)
 			}
 			if o.Runnable() && o.Runtime > 0 {
@@ -211,7 +211,7 @@ func TestRuntimeProperties(t *testing.T) {
 		}
 		area, f, l := work(in)
 		tol := slack / (float64(in.Procs) * float64(l-f))
-		if math.Abs(r.LoadAfter-c*r.LoadBefore) > tol+1e-12 {
+		if !(math.Abs(r.LoadAfter-c*r.LoadBefore) <= tol+1e-12) {
 			rt.Fatalf("load %v -> %v with x%v (tolerance %v, area %v)", r.LoadBefore, r.LoadAfter, c, tol, area)
 		}
 	})

@@ -106,7 +106,7 @@ func TestWBASSwitches(t *testing.T) {
 		t.Fatalf("switching %v, want 2 taken at 100 and 300", sw)
 	}
 	// Flex active from 100 to 300: 200 of 550 s.
-	if got := sw.Share["flex"]; math.Abs(got-200.0/550) > 1e-9 {
+	if got := sw.Share["flex"]; !(math.Abs(got-200.0/550) <= 1e-9) {
 		t.Errorf("flex share %v, want %v", got, 200.0/550)
 	}
 }

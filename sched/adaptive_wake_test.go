@@ -84,7 +84,7 @@ func TestAdaptiveWakes(t *testing.T) {
 	if sw.Points != 2 || sw.Taken != 1 {
 		t.Errorf("WBAS: switching %v, want 2 decision points (1000, and 2050 for 2000), 1 taken", sw)
 	}
-	if got, want := sw.Share["high"], 1060.0/2060; math.Abs(got-want) > 1e-12 {
+	if got, want := sw.Share["high"], 1060.0/2060; !(math.Abs(got-want) <= 1e-12) {
 		t.Errorf("WBAS: high active %v of the time, want %v (from the decision point 1000)", got, want)
 	}
 	if got, want := sw.String(), "2 decision points, 1 switches taken; time active: high 51.5% low 48.5%"; got != want {

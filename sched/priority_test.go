@@ -232,7 +232,7 @@ func TestQueuePriorityScores(t *testing.T) {
 		{"fcfs", 9, 300, 4, 77, 0, -77},
 	} {
 		tier, score := queuePriorities[c.name].rank(c.w, c.r, c.n, c.s)
-		if tier != c.tier || math.Abs(score-c.score) > 1e-4 {
+		if tier != c.tier || !(math.Abs(score-c.score) <= 1e-4) {
 			t.Errorf("%s(w %v, r %v, n %v, s %v) = tier %d score %v, want %d %v", c.name, c.w, c.r, c.n, c.s, tier, score, c.tier, c.score)
 		}
 	}

@@ -115,7 +115,7 @@ func TestMauiPriority(t *testing.T) {
 		if _, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), m, cfg); err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 2 || math.Abs(got[0]-c.j2) > 1e-9 || math.Abs(got[1]-c.j3) > 1e-9 {
+		if len(got) != 2 || !(math.Abs(got[0]-c.j2) <= 1e-9) || !(math.Abs(got[1]-c.j3) <= 1e-9) {
 			t.Errorf("factor %v: priorities of J2, J3 at 600: %v, want %v, %v", c.factor, got, c.j2, c.j3)
 		}
 	}

@@ -14,10 +14,10 @@ import (
 // Welch's 2 degrees of freedom (t = 4.3027), and 1.96 sqrt(2).
 func TestLoadBounds(t *testing.T) {
 	closeB, farB := scorecard.LoadBounds([]float64{1, 3}, []float64{2, 4})
-	if want := 4.302653 * math.Sqrt(2); math.Abs(closeB-want) > 1e-5 {
+	if want := 4.302653 * math.Sqrt(2); !(math.Abs(closeB-want) <= 1e-5) {
 		t.Errorf("close bound %v, want %v", closeB, want)
 	}
-	if want := 1.959964 * math.Sqrt(2); math.Abs(farB-want) > 1e-5 {
+	if want := 1.959964 * math.Sqrt(2); !(math.Abs(farB-want) <= 1e-5) {
 		t.Errorf("far bound %v, want %v", farB, want)
 	}
 	// Identical constant weeks: no sampling error, any difference is

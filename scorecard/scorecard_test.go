@@ -149,7 +149,7 @@ func TestKSEdges(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := rows(card)["runtime"]
-		if math.Abs(r.Distance-float64(c.s)/n) > 1e-12 {
+		if !(math.Abs(r.Distance-float64(c.s)/n) <= 1e-12) {
 			t.Errorf("shift %d: D = %v, want %v", c.s, r.Distance, float64(c.s)/n)
 		}
 		if r.Verdict != c.want {
@@ -161,7 +161,7 @@ func TestKSEdges(t *testing.T) {
 func TestKSBounds(t *testing.T) {
 	// Large samples: 1.36/sqrt(ne), the usual 5% critical value.
 	closeB, farB := scorecard.KSBounds(100000, 100000)
-	if want := 1.358 / math.Sqrt(50000); math.Abs(closeB-want) > 0.001*want {
+	if want := 1.358 / math.Sqrt(50000); !(math.Abs(closeB-want) <= 0.001*want) {
 		t.Errorf("close bound %v, want %v", closeB, want)
 	}
 	if want := stats.KSCritical(scorecard.SubsampleSize, scorecard.Alpha); farB != want {
@@ -196,7 +196,7 @@ func TestCohenW(t *testing.T) {
 		}
 		chi := stats.ChiSquare(obs, exp, 0).Stat
 		w, tv := scorecard.CohenW(a, b)
-		if got := n * m / (n + m) * w * w; math.Abs(got-chi) > 1e-9*chi {
+		if got := n * m / (n + m) * w * w; !(math.Abs(got-chi) <= 1e-9*chi) {
 			t.Fatalf("ne w^2 = %v, chi-square %v", got, chi)
 		}
 		if !(tv >= 0 && tv <= 1) {
@@ -210,7 +210,7 @@ func TestCycleBounds(t *testing.T) {
 	// chi-square with bins-1 degrees of freedom.
 	closeB, farB := scorecard.CycleBounds(24, 1000, 1000)
 	ne := 500.0
-	if p := 1 - chi2CDF(ne*closeB*closeB, 23); math.Abs(p-scorecard.Alpha) > 1e-9 {
+	if p := 1 - chi2CDF(ne*closeB*closeB, 23); !(math.Abs(p-scorecard.Alpha) <= 1e-9) {
 		t.Errorf("p-value at the close bound %v, want %v", p, scorecard.Alpha)
 	}
 	if closeB != farB {

@@ -102,13 +102,13 @@ func TestMixedOperationalLaws(t *testing.T) {
 		for _, p := range pts {
 			k := float64(p.N)
 			tol := 1e-9 * (1 + k + m.Think)
-			if d := p.ClosedThroughput*(p.ClosedResponse+m.Think) - k; math.Abs(d) > tol {
+			if d := p.ClosedThroughput*(p.ClosedResponse+m.Think) - k; !(math.Abs(d) <= tol) {
 				t.Fatalf("N=%d: X_c (R_c+Z) - N = %g", p.N, d)
 			}
-			if d := p.ClosedQueue + p.ClosedThroughput*m.Think - k; math.Abs(d) > tol {
+			if d := p.ClosedQueue + p.ClosedThroughput*m.Think - k; !(math.Abs(d) <= tol) {
 				t.Fatalf("N=%d: Q_c + X_c Z - N = %g", p.N, d)
 			}
-			if d := p.Utilization - s*p.Throughput; math.Abs(d) > 1e-12 {
+			if d := p.Utilization - s*p.Throughput; !(math.Abs(d) <= 1e-12) {
 				t.Fatalf("N=%d: U - S X = %g", p.N, d)
 			}
 			if p.ClosedResponse < m.FullUtilizationResponse(p.N)-tol {
@@ -121,7 +121,7 @@ func TestMixedOperationalLaws(t *testing.T) {
 				t.Fatalf("N=%d: R_o %g below R_c %g", p.N, p.OpenResponse, p.ClosedResponse)
 			}
 			r, err := m.ClosedResponseAt(p.N, p.Throughput)
-			if err != nil || math.Abs(r-p.ClosedResponse) > 1e-6*(1+r) {
+			if err != nil || !(math.Abs(r-p.ClosedResponse) <= 1e-6*(1+r)) {
 				t.Fatalf("N=%d: R_c from X = %g (%v), MVA %g", p.N, r, err, p.ClosedResponse)
 			}
 		}

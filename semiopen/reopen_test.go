@@ -111,7 +111,7 @@ func TestReopenPinned(t *testing.T) {
 	got := []float64{float64(r.Jobs), r.Throughput, r.Response, r.Bias.Dominance}
 	want := []float64{16371, 0.818498, 3.29634, 0.593149}
 	for i := range got {
-		if math.Abs(got[i]-want[i]) > 5e-4*math.Abs(want[i]) {
+		if !(math.Abs(got[i]-want[i]) <= 5e-4*math.Abs(want[i])) {
 			t.Errorf("pinned value %d = %.6g, want %.6g", i, got[i], want[i])
 		}
 	}

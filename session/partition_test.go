@@ -248,7 +248,7 @@ func TestJobOrder(t *testing.T) {
 	p, _ := Identify(mk([3]int64{4, 100, 1}, [3]int64{3, 50, 0}, [3]int64{2, 70, 1}, [3]int64{1, 60, -1}), Default(Arrival))
 	st := p.Stats()
 	if st.Users != 2 || st.Jobs != 4 || st.Sessions != 3 || st.Batches != 4 ||
-		st.JobsPerBatch != 1 || math.Abs(st.BatchesPerSession-4.0/3) > 1e-12 || math.Abs(st.JobsPerSession-4.0/3) > 1e-12 {
+		st.JobsPerBatch != 1 || !(math.Abs(st.BatchesPerSession-4.0/3) <= 1e-12) || !(math.Abs(st.JobsPerSession-4.0/3) <= 1e-12) {
 		t.Errorf("stats %+v", st)
 	}
 }

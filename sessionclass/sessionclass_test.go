@@ -70,7 +70,7 @@ func TestCompute(t *testing.T) {
 		sessionclass.Work:   1,
 	}
 	for v, w := range want {
-		if math.Abs(s.X[v]-w) > 1e-9 {
+		if !(math.Abs(s.X[v]-w) <= 1e-9) {
 			t.Errorf("session 0 %s = %v, want %v", sessionclass.Names[v], s.X[v], w)
 		}
 	}
@@ -105,7 +105,7 @@ func TestComputeSpansDays(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := ss[0].X
-	if math.Abs(x[sessionclass.Day]-21.0/63) > 1e-12 || math.Abs(x[sessionclass.Work]-15.0/63) > 1e-12 {
+	if !(math.Abs(x[sessionclass.Day]-21.0/63) <= 1e-12) || !(math.Abs(x[sessionclass.Work]-15.0/63) <= 1e-12) {
 		t.Errorf("%%D %v, %%W %v", x[sessionclass.Day], x[sessionclass.Work])
 	}
 }
@@ -202,7 +202,7 @@ func TestPCA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Variables) != 16 || math.Abs(p.Cumulative[len(p.Cumulative)-1]-1) > 1e-9 {
+	if len(p.Variables) != 16 || !(math.Abs(p.Cumulative[len(p.Cumulative)-1]-1) <= 1e-9) {
 		t.Errorf("%v %v", p.Variables, p.Cumulative)
 	}
 }

@@ -109,7 +109,7 @@ func TestBLUE(t *testing.T) {
 	}
 	for i, c := range []struct{ pinned, thesis, tol float64 }{{0.157229, 0.135, 0.03}, {0.142280, 0.15, 0.03}, {0.001151, 0.001, 0.0005}} {
 		got := ls[i].Over1000Min
-		if math.Abs(got-c.pinned) > 1e-6 || math.Abs(got-c.thesis) > c.tol {
+		if !(math.Abs(got-c.pinned) <= 1e-6) || !(math.Abs(got-c.thesis) <= c.tol) {
 			t.Errorf("%s: %.6f longer than 1000 min (pinned %.6f, thesis %.3f)", ls[i].Sessions, got, c.pinned, c.thesis)
 		}
 	}

@@ -407,7 +407,7 @@ func TestWindowStatsByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := s.w
-	if w.Ended != 3 || w.Wait != 29 || w.Response != 59 || math.Abs(w.Slowdown-3.25) > 1e-12 || math.Abs(w.BoundedSlowdown-4.65) > 1e-12 {
+	if w.Ended != 3 || w.Wait != 29 || w.Response != 59 || !(math.Abs(w.Slowdown-3.25) <= 1e-12) || !(math.Abs(w.BoundedSlowdown-4.65) <= 1e-12) {
 		t.Errorf("sums %+v, want 3 ended, waits 29, responses 59, slowdowns 3.25, bounded 4.65", w)
 	}
 }

@@ -35,7 +35,7 @@ func TestAnalyzeZerosAndUserZero(t *testing.T) {
 				t.Errorf("distance %d, %s: %d pairs, want %d", d, a, got.Pairs[a], pairs)
 				continue
 			}
-			if pairs > 0 && (got.Mean[a] != 1 || got.Identical[a] != 1 || math.Abs(got.Median[a]-0.99995) > 1e-12) {
+			if pairs > 0 && (got.Mean[a] != 1 || got.Identical[a] != 1 || !(math.Abs(got.Median[a]-0.99995) <= 1e-12)) {
 				t.Errorf("distance %d, %s: mean %v, identical %v, median %v; want 1, 1, 0.99995", d, a, got.Mean[a], got.Identical[a], got.Median[a])
 			}
 			if pairs == 0 && !math.IsNaN(got.Mean[a]) {
@@ -176,7 +176,7 @@ func TestRandomizeSmallUser(t *testing.T) {
 				above++
 			}
 		}
-		if m := sum / 300; math.Abs(m-7.0/24) > 0.04 || r.Above[a] != above {
+		if m := sum / 300; !(math.Abs(m-7.0/24) <= 0.04) || r.Above[a] != above {
 			t.Errorf("%s: mean shuffled %v, want 7/24 ± 0.04; above %d, counted %d", a, m, r.Above[a], above)
 		}
 	}

@@ -62,7 +62,7 @@ func TestSessionSumsMatchPairs(t *testing.T) {
 			for _, j := range sortedKnown(u.vals[a]) {
 				got.add(sessOf[pos[j]], u.vals[a][j])
 			}
-			if got.n != want.n || math.Abs(got.sum-want.sum) > 1e-9*math.Max(1, want.sum) {
+			if got.n != want.n || !(math.Abs(got.sum-want.sum) <= 1e-9*math.Max(1, want.sum)) {
 				t.Fatalf("trial %d, attribute %d: %d pairs summing to %v, pair by pair %d and %v", trial, a, got.n, got.sum, want.n, want.sum)
 			}
 		}

@@ -45,7 +45,7 @@ func TestSummaryHandWorked(t *testing.T) {
 		{"Nm", float64(s.Talby.Nm), 2 * 12.8},
 	}
 	for _, c := range checks {
-		if math.Abs(c.got-c.want) > 1e-9 {
+		if !(math.Abs(c.got-c.want) <= 1e-9) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}

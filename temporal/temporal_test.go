@@ -267,13 +267,13 @@ func TestPinnedRealLogs(t *testing.T) {
 			r := realReport(t, file)
 			for i, ts := range r.Tests {
 				for _, s := range temporal.AllSeries {
-					if got := ts.ACF.Get(s); math.Abs(got-p.acf[i][s]) > 1e-6 {
+					if got := ts.ACF.Get(s); !(math.Abs(got-p.acf[i][s]) <= 1e-6) {
 						t.Errorf("%s %ds lag %d %s: %.6f, pinned %.6f", ts.Name, ts.Bin, ts.Lag, s, got, p.acf[i][s])
 					}
 				}
 			}
 			for _, s := range temporal.AllSeries {
-				if got := r.HurstMean(s); math.Abs(got-p.hurst[s]) > 1e-6 {
+				if got := r.HurstMean(s); !(math.Abs(got-p.hurst[s]) <= 1e-6) {
 					t.Errorf("H %s: %.6f, pinned %.6f", s, got, p.hurst[s])
 				}
 			}
@@ -325,7 +325,7 @@ func TestTable7(t *testing.T) {
 		for _, s := range temporal.AllSeries {
 			got := sum[row][s] / n[row]
 			t.Logf("row %d %s: ours %.3f, thesis %.2f", row, s, got, thesis[row][s])
-			if math.Abs(got-thesis[row][s]) > 0.13 || got <= 0.55 {
+			if !(math.Abs(got-thesis[row][s]) <= 0.13) || got <= 0.55 {
 				t.Errorf("Table 7 row %d %s: ours %.3f, thesis %.2f", row, s, got, thesis[row][s])
 			}
 		}

@@ -62,7 +62,7 @@ func TestCompute(t *testing.T) {
 		userclass.Days: span / 86400, userclass.JW: 4 / (span / (7 * 86400)),
 	}
 	for v, w := range want {
-		if math.Abs(x[v]-w) > 1e-9 {
+		if !(math.Abs(x[v]-w) <= 1e-9) {
 			t.Errorf("%s = %v, want %v", userclass.Names[v], x[v], w)
 		}
 	}
@@ -104,15 +104,15 @@ func TestAnalyzePooledLogs(t *testing.T) {
 			t.Errorf("user class %s: %d, pinned %d", c.Class, c.Users, pinnedUserClasses[i])
 		}
 	}
-	if got := r.SessionPCA.Cumulative[8]; math.Abs(got-pinnedSessionCum9) > 1e-6 {
+	if got := r.SessionPCA.Cumulative[8]; !(math.Abs(got-pinnedSessionCum9) <= 1e-6) {
 		t.Errorf("session PCA, 9 components: %.6f, pinned %.6f", got, pinnedSessionCum9)
 	}
-	if got := r.UserPCA.Cumulative[8]; math.Abs(got-pinnedUserCum9) > 1e-6 {
+	if got := r.UserPCA.Cumulative[8]; !(math.Abs(got-pinnedUserCum9) <= 1e-6) {
 		t.Errorf("user PCA, 9 components: %.6f, pinned %.6f", got, pinnedUserCum9)
 	}
 	// Talby's Table 20: 9 components explain 85% of the session variance;
 	// Table 22: 83% of the user variance.
-	if math.Abs(r.SessionPCA.Cumulative[8]-0.85) > 0.05 || math.Abs(r.UserPCA.Cumulative[8]-0.83) > 0.06 {
+	if !(math.Abs(r.SessionPCA.Cumulative[8]-0.85) <= 0.05) || !(math.Abs(r.UserPCA.Cumulative[8]-0.83) <= 0.06) {
 		t.Errorf("9 components: sessions %.3f, users %.3f", r.SessionPCA.Cumulative[8], r.UserPCA.Cumulative[8])
 	}
 	// Table 21's order of class sizes: IWD > IWN > IW > BHP > BHD.

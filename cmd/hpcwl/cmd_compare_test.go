@@ -57,7 +57,7 @@ func TestCompareJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rd); err != nil {
 		t.Fatal(err)
 	}
-	if d, want := rd.Original.Stack["procs"].Mean, o.Stack["procs"].Mean-1; math.Abs(d-want) > 1e-9 {
+	if d, want := rd.Original.Stack["procs"].Mean, o.Stack["procs"].Mean-1; !(math.Abs(d-want) <= 1e-9) {
 		t.Errorf("thesis procs depth %v, want %v", d, want)
 	}
 	if code, _, errOut = runCLI(t, "compare", "builtin:KTH-SP2", f, "--depth", "deep"); code != 2 || !strings.Contains(errOut, "valid: top1, thesis") {

@@ -23,7 +23,7 @@ func TestScaleJSONAndHeader(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(r.LoadAfter-0.9) > 1e-4 || r.Method != "interarrival" || len(r.Warnings) == 0 || r.Warnings[0].Property != "daily cycle" {
+	if !(math.Abs(r.LoadAfter-0.9) <= 1e-4) || r.Method != "interarrival" || len(r.Warnings) == 0 || r.Warnings[0].Property != "daily cycle" {
 		t.Errorf("report %+v", r.Result)
 	}
 	b, err := os.ReadFile(f)

@@ -119,7 +119,7 @@ func TestReplicatePaired(t *testing.T) {
 		if m.Metric != "wait" {
 			continue
 		}
-		if m.N != 4 || math.Abs(m.Diff-(m.MeanB-m.MeanA)) > 1e-6*math.Abs(m.Diff) || !(m.CILow < m.Diff && m.Diff < m.CIHigh) || m.CIHigh >= 0 {
+		if m.N != 4 || !(math.Abs(m.Diff-(m.MeanB-m.MeanA)) <= 1e-6*math.Abs(m.Diff)) || !(m.CILow < m.Diff && m.Diff < m.CIHigh) || m.CIHigh >= 0 {
 			t.Errorf("paired wait %+v: want easy's wait below fcfs's on every variant, the interval around the difference", m)
 		}
 	}

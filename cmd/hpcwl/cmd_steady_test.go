@@ -123,7 +123,7 @@ func TestEvaluatePerUserAndVersus(t *testing.T) {
 		n += u.Jobs
 	}
 	l := r.Feedback.Feedback.Lateness
-	if n != l.Jobs || math.Abs(sum/float64(n)-l.Mean) > 1e-6*math.Abs(l.Mean) {
+	if n != l.Jobs || !(math.Abs(sum/float64(n)-l.Mean) <= 1e-6*math.Abs(l.Mean)) {
 		t.Errorf("per-user lateness: %d jobs, mean %v; global %d, %v", n, sum/float64(n), l.Jobs, l.Mean)
 	}
 	if r.Versus == nil || r.Versus.Sessions != "a0" || r.Versus.Differences.N != 28476 {

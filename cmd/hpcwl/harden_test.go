@@ -365,7 +365,7 @@ func TestLublinPipelineNonPowerOfTwo(t *testing.T) {
 		t.Errorf("generated log: machine %d, largest job %v; want both within 100", g.Procs, g.Sizes.Max)
 	}
 	rate := func(s info) float64 { return float64(s.Jobs-1) / float64(s.LastSubmit-s.FirstSubmit) * 86400 }
-	if r, want := rate(g), rate(k); math.Abs(r-want) > 0.1*want {
+	if r, want := rate(g), rate(k); !(math.Abs(r-want) <= 0.1*want) {
 		t.Errorf("generated %.1f jobs/day, the log %.1f", r, want)
 	}
 	if code, _, e := runCLI(t, "simulate", gen, "--scheduler", "easy"); code != 0 {

@@ -101,7 +101,7 @@ func TestZakayResamplingPins(t *testing.T) {
 				if !found {
 					t.Fatalf("no %s of %s in the summary", p.stat, p.metric)
 				}
-				if math.Abs(got-p.want) > 1e-9*math.Max(1, math.Abs(p.want)) {
+				if !(math.Abs(got-p.want) <= 1e-9*math.Max(1, math.Abs(p.want))) {
 					t.Errorf("%s %s = %.12g, pinned %.12g", p.metric, p.stat, got, p.want)
 				}
 			}
@@ -146,7 +146,7 @@ func TestZakayS6Pins(t *testing.T) {
 	}
 	for i, w := range want {
 		s := r.Segments[i]
-		if s.Jobs != w.jobs || math.Abs(s.StackDepth.Runtime.Mean-w.depth) > 1e-9*w.depth {
+		if s.Jobs != w.jobs || !(math.Abs(s.StackDepth.Runtime.Mean-w.depth) <= 1e-9*w.depth) {
 			t.Errorf("year %d: %d jobs, stack depth %.12g; pinned %d, %.12g", i+1, s.Jobs, s.StackDepth.Runtime.Mean, w.jobs, w.depth)
 		}
 	}

@@ -67,7 +67,7 @@ func TestPublishedResultPins(t *testing.T) {
 				if !ok {
 					t.Fatalf("%s: %v is not a number", p.path, v)
 				}
-				if math.Abs(got-p.want) > 1e-9*math.Max(1, math.Abs(p.want)) {
+				if !(math.Abs(got-p.want) <= 1e-9*math.Max(1, math.Abs(p.want))) {
 					t.Errorf("%s = %.10g, pinned %.10g (hpcwl %s)", p.path, got, p.want, strings.Join(c.args, " "))
 				}
 			}
@@ -116,7 +116,7 @@ func TestTalbyTable8Pins(t *testing.T) {
 				what      string
 				got, want float64
 			}{{"mean wait", r.Metrics.Wait.Mean, c.wait}, {"mean bounded slowdown", r.Metrics.BoundedSlowdown.Mean, c.bsld}} {
-				if math.Abs(p.got-p.want) > 1e-9*p.want {
+				if !(math.Abs(p.got-p.want) <= 1e-9*p.want) {
 					t.Errorf("%s = %.10g, pinned %.10g", p.what, p.got, p.want)
 				}
 			}
@@ -211,7 +211,7 @@ func TestZakayTablesVIVIIPins(t *testing.T) {
 				got, want float64
 			}{{"runtime depth", o.Stack["runtime"].Mean, c.runtime}, {"requested-time depth", o.Stack["estimate"].Mean, c.estimate},
 				{"processors depth", o.Stack["procs"].Mean, c.procs}, {"Hurst H", o.Hurst.H, c.hur}} {
-				if math.Abs(p.got-p.want) > 1e-9*p.want {
+				if !(math.Abs(p.got-p.want) <= 1e-9*p.want) {
 					t.Errorf("%s = %.10g, pinned %.10g", p.what, p.got, p.want)
 				}
 			}

@@ -28,21 +28,21 @@ func generate(t testing.TB, cfg downey.Config) []downey.Job {
 // paper derives from them (Downey, IPPS 1997, section 3: t_min about 6 s,
 // t_max about 37 h) and the CDF against its definition.
 func TestPublishedBounds(t *testing.T) {
-	if lo := downey.MinRuntime(); math.Abs(lo-6.05) > 0.01 {
+	if lo := downey.MinRuntime(); !(math.Abs(lo-6.05) <= 0.01) {
 		t.Errorf("t_min = %g s, want about 6.05 s", lo)
 	}
-	if hi := downey.MaxRuntime() / 3600; math.Abs(hi-37.0) > 0.05 {
+	if hi := downey.MaxRuntime() / 3600; !(math.Abs(hi-37.0) <= 0.05) {
 		t.Errorf("t_max = %g h, want about 37 h", hi)
 	}
 	for _, c := range []struct{ t, want float64 }{
 		{0, 0}, {1, 0}, {downey.MinRuntime(), 0}, {math.Exp(6.8), 0.5}, {downey.MaxRuntime(), 1}, {1e9, 1},
 	} {
-		if got := downey.RuntimeCDF(c.t); math.Abs(got-c.want) > 1e-12 {
+		if got := downey.RuntimeCDF(c.t); !(math.Abs(got-c.want) <= 1e-12) {
 			t.Errorf("CDF(%g) = %g, want %g", c.t, got, c.want)
 		}
 	}
 	for _, p := range []float64{0, 0.25, 0.5, 0.9, 1} {
-		if got := downey.RuntimeCDF(downey.RuntimeQuantile(p)); math.Abs(got-p) > 1e-12 {
+		if got := downey.RuntimeCDF(downey.RuntimeQuantile(p)); !(math.Abs(got-p) <= 1e-12) {
 			t.Errorf("CDF(Quantile(%g)) = %g", p, got)
 		}
 	}
@@ -56,7 +56,7 @@ func TestSizeProb(t *testing.T) {
 		for n := 0; n <= procs+1; n++ {
 			s += downey.SizeProb(n, procs)
 		}
-		if math.Abs(s-1) > 1e-12 {
+		if !(math.Abs(s-1) <= 1e-12) {
 			t.Errorf("procs %d: probabilities sum to %g", procs, s)
 		}
 	}
@@ -66,12 +66,12 @@ func TestSizeProb(t *testing.T) {
 		for n := 1; n <= procs; n++ {
 			m += float64(n) * downey.SizeProb(n, procs)
 		}
-		if got := downey.MeanSize(procs); math.Abs(got-m) > 1e-9*m {
+		if got := downey.MeanSize(procs); !(math.Abs(got-m) <= 1e-9*m) {
 			t.Errorf("procs %d: MeanSize %.12g, sum %.12g", procs, got, m)
 		}
 	}
 	// P(1) = ln 1.5 / ln N: the serial jobs are the parallelism below 1.5.
-	if got, want := downey.SizeProb(1, 400), math.Log(1.5)/math.Log(400); math.Abs(got-want) > 1e-15 {
+	if got, want := downey.SizeProb(1, 400), math.Log(1.5)/math.Log(400); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("P(1) = %g, want %g", got, want)
 	}
 }
@@ -121,29 +121,29 @@ func TestDistributions(t *testing.T) {
 		t.Errorf("runtimes: KS distance %.4f above the 1%% critical value %.4f", d, crit)
 	}
 	m, m2 := downey.MeanRuntime(), downey.RuntimeSecondMoment()
-	if se := math.Sqrt((m2 - m*m) / n); math.Abs(sumRT/n-m) > 4*se {
+	if se := math.Sqrt((m2 - m*m) / n); !(math.Abs(sumRT/n-m) <= 4*se) {
 		t.Errorf("mean runtime %.1f s, model %.1f s (4 SE = %.1f)", sumRT/n, m, 4*se)
 	}
 	ms, ms2 := downey.MeanSize(procs), downey.SizeSecondMoment(procs)
-	if se := math.Sqrt((ms2 - ms*ms) / n); math.Abs(sumN/n-ms) > 4*se {
+	if se := math.Sqrt((ms2 - ms*ms) / n); !(math.Abs(sumN/n-ms) <= 4*se) {
 		t.Errorf("mean size %.3f, model %.3f (4 SE = %.3f)", sumN/n, ms, 4*se)
 	}
 	for _, size := range []int{1, 2, 3, 10, 64, 128} {
 		p := downey.SizeProb(size, procs)
-		if se := math.Sqrt(p * (1 - p) / n); math.Abs(float64(count[int64(size)])/n-p) > 4*se {
+		if se := math.Sqrt(p * (1 - p) / n); !(math.Abs(float64(count[int64(size)])/n-p) <= 4*se) {
 			t.Errorf("size %d: frequency %.4f, model %.4f (4 SE = %.4f)", size, float64(count[int64(size)])/n, p, 4*se)
 		}
 	}
 	g, _ := downey.New(downey.Config{Jobs: n, Procs: procs, Load: 0.7, Seed: 11})
 	perDay, load := g.Expected()
-	if math.Abs(load-0.7) > 1e-12 {
+	if !(math.Abs(load-0.7) <= 1e-12) {
 		t.Errorf("expected load %g, want the target 0.7", load)
 	}
 	// The span of n-1 exponential interarrivals has mean (n-1)/rate and
 	// standard deviation √(n-1)/rate; submit times are truncated to seconds.
 	span := float64(jobs[n-1].Submit)
 	want := float64(n-1) / perDay * 86400
-	if math.Abs(span-want) > 4*math.Sqrt(n-1)/perDay*86400+1 {
+	if !(math.Abs(span-want) <= 4*math.Sqrt(n-1)/perDay*86400+1) {
 		t.Errorf("span %.0f s, expected %.0f s", span, want)
 	}
 }
@@ -168,7 +168,7 @@ func TestRecoverFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(f.Intercept-downey.Intercept) > 0.02 || math.Abs(f.Slope-downey.Slope) > 0.002 || f.RSquared < 0.999 {
+		if !(math.Abs(f.Intercept-downey.Intercept) <= 0.02) || !(math.Abs(f.Slope-downey.Slope) <= 0.002) || f.RSquared < 0.999 {
 			t.Errorf("seed %d: fit b0 = %.4f, b1 = %.4f, R2 = %.5f; the model has b0 = %g, b1 = %g", seed, f.Intercept, f.Slope, f.RSquared, downey.Intercept, downey.Slope)
 		}
 		s0, q0 = s0+f.Intercept, q0+f.Intercept*f.Intercept
@@ -177,7 +177,7 @@ func TestRecoverFit(t *testing.T) {
 	m0, m1 := s0/seeds, s1/seeds
 	sd0, sd1 := math.Sqrt(q0/seeds-m0*m0), math.Sqrt(q1/seeds-m1*m1)
 	t.Logf("over %d seeds: b0 = %.4f ± %.4f, b1 = %.5f ± %.5f (mean ± SD)", seeds, m0, sd0, m1, sd1)
-	if math.Abs(m0-downey.Intercept) > 4*sd0/math.Sqrt(seeds)+0.002 || math.Abs(m1-downey.Slope) > 4*sd1/math.Sqrt(seeds)+0.0002 {
+	if !(math.Abs(m0-downey.Intercept) <= 4*sd0/math.Sqrt(seeds)+0.002) || !(math.Abs(m1-downey.Slope) <= 4*sd1/math.Sqrt(seeds)+0.0002) {
 		t.Errorf("mean fit b0 = %.4f, b1 = %.5f: not the model's %g, %g", m0, m1, downey.Intercept, downey.Slope)
 	}
 }

@@ -62,7 +62,7 @@ func TestRefitSDSCParagon(t *testing.T) {
 		{"b1", f.Slope, 0.1269},
 		{"R2", f.RSquared, 0.6243},
 	} {
-		if math.Abs(c.got-c.want) > 1e-4*math.Max(1, math.Abs(c.want)) {
+		if !(math.Abs(c.got-c.want) <= 1e-4*math.Max(1, math.Abs(c.want))) {
 			t.Errorf("%s = %.5g, pinned %.5g", c.name, c.got, c.want)
 		}
 	}

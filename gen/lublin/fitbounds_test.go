@@ -66,7 +66,7 @@ func TestFitSizesMinimumJobs(t *testing.T) {
 				{"mean size", s.MeanSize, c.mean}, {"u_hi", tp.UHi, c.uhi},
 				{"serial_prob", tp.SerialProb, c.p1}, {"params pow2_prob", tp.Pow2Prob, c.pow2},
 			} {
-				if math.Abs(v.got-v.want) > 1e-12 {
+				if !(math.Abs(v.got-v.want) <= 1e-12) {
 					t.Errorf("%s = %v, want %v", v.name, v.got, v.want)
 				}
 			}
@@ -329,7 +329,7 @@ func TestFitRuntimesUsableGroups(t *testing.T) {
 		}
 		pa := (g[1].P - g[0].P) / 2
 		pb := g[0].P - 2*pa
-		if math.Abs(tp.PA-pa) > 1e-9 || math.Abs(tp.PB-pb) > 1e-9 || tp.PA != rep.Runtimes.PA || tp.PB != rep.Runtimes.PB {
+		if !(math.Abs(tp.PA-pa) <= 1e-9) || !(math.Abs(tp.PB-pb) <= 1e-9) || tp.PA != rep.Runtimes.PA || tp.PB != rep.Runtimes.PB {
 			t.Errorf("%d + %d: PA %v, PB %v; want %v, %v (group weights %v, %v)", c.n2, c.n4, tp.PA, tp.PB, pa, pb, g[0].P, g[1].P)
 		}
 	}
@@ -358,7 +358,7 @@ func TestFitRuntimesSubsample(t *testing.T) {
 		if s.Size != 500 || s.Reps != 100 || s.Alpha != 0.05 {
 			t.Errorf("%d jobs: sub-sample test %+v", n, s)
 		}
-		if math.Abs(s.MeanD-rep.Runtimes.ModelD) > 1e-12 || s.PassFraction != 0 && s.PassFraction != 1 {
+		if !(math.Abs(s.MeanD-rep.Runtimes.ModelD) <= 1e-12) || s.PassFraction != 0 && s.PassFraction != 1 {
 			t.Errorf("%d jobs: mean D %v, pass fraction %v; want D %v, pass 0 or 1", n, s.MeanD, s.PassFraction, rep.Runtimes.ModelD)
 		}
 	}
@@ -502,7 +502,7 @@ func TestFitDailyCycleByHand(t *testing.T) {
 		c[i] = 1e4 * w
 	}
 	a, b, err := fitDailyCycle(c, ProgramSlots, nil)
-	if err != nil || math.Abs(a/8-1) > 1e-3 || math.Abs(b/4-1) > 1e-3 {
+	if err != nil || !(math.Abs(a/8-1) <= 1e-3) || !(math.Abs(b/4-1) <= 1e-3) {
 		t.Errorf("counts of Gamma(8, 4): a %v, b %v, error %v", a, b, err)
 	}
 	c = [48]float64{20: 100}

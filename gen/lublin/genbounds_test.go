@@ -140,11 +140,11 @@ func TestCalibrateAtFactorFloor(t *testing.T) {
 	q := p
 	q.Whole.AArr *= 0.05
 	_, f, err := CalibrateLoad(p, ExpectedLoad(q))
-	if err != nil || math.Abs(f-0.05) > 1e-8 {
+	if err != nil || !(math.Abs(f-0.05) <= 1e-8) {
 		t.Errorf("load %v: factor %v, %v; want 0.05", ExpectedLoad(q), f, err)
 	}
 	_, f, err = CalibrateRate(p, ExpectedRate(q))
-	if err != nil || math.Abs(f-0.05) > 1e-8 {
+	if err != nil || !(math.Abs(f-0.05) <= 1e-8) {
 		t.Errorf("rate %v: factor %v, %v; want 0.05", ExpectedRate(q), f, err)
 	}
 }
@@ -236,7 +236,7 @@ func TestRuntimeGammaScales(t *testing.T) {
 				k++
 			}
 		}
-		if f := float64(k) / n; math.Abs(f-want) > 0.014 {
+		if f := float64(k) / n; !(math.Abs(f-want) <= 0.014) {
 			t.Errorf("%s: P(runtime >= 8 s) = %.4f, want %.4f ± 0.014", c.name, f, want)
 		}
 	}
@@ -352,7 +352,7 @@ func TestStartHourPhase(t *testing.T) {
 	}
 	f0, f12 := day(0), day(12)
 	t.Logf("fraction of arrivals 08:00-18:00: %.4f (start hour 0), %.4f (start hour 12)", f0, f12)
-	if math.Abs(f0-f12) > 0.05 {
+	if !(math.Abs(f0-f12) <= 0.05) {
 		t.Errorf("fraction of arrivals 08:00-18:00: %.4f from start hour 0, %.4f from start hour 12", f0, f12)
 	}
 }
@@ -385,7 +385,7 @@ func TestScaleToMachineSmallRule(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d processors: %v", c.procs, err)
 		}
-		if w := p.Whole; math.Abs(w.UHi-math.Log2(float64(c.procs))) > 1e-12 || math.Abs(w.UMed-c.umed) > 1e-12 {
+		if w := p.Whole; !(math.Abs(w.UHi-math.Log2(float64(c.procs))) <= 1e-12) || !(math.Abs(w.UMed-c.umed) <= 1e-12) {
 			t.Errorf("%d processors: UHi %v, UMed %v; want log2 P and %v", c.procs, w.UHi, w.UMed, c.umed)
 		}
 	}
@@ -464,7 +464,7 @@ func TestCalibrateReachableRange(t *testing.T) {
 				t.Errorf("%s %v (range [%v, %v]): %v", c.name, target, lo, hi, err)
 				continue
 			}
-			if got := c.measure(q); q.Validate() != nil || math.Abs(got/target-1) > 1e-6 {
+			if got := c.measure(q); q.Validate() != nil || !(math.Abs(got/target-1) <= 1e-6) {
 				t.Errorf("%s %v: factor %v gives %v (valid: %v)", c.name, target, f, got, q.Validate())
 			}
 		}
@@ -498,7 +498,7 @@ func TestMeanRuntimeMatchesDraws(t *testing.T) {
 		mean := s / n
 		se := math.Sqrt((s2/n-mean*mean)/n) * 4
 		t.Logf("%s: mean runtime drawn %.1f, MeanRuntime %.1f, 4 standard errors %.1f", c.name, mean, c.t.MeanRuntime(2), se)
-		if want := c.t.MeanRuntime(2); math.Abs(mean-want) > se {
+		if want := c.t.MeanRuntime(2); !(math.Abs(mean-want) <= se) {
 			t.Errorf("%s: mean runtime drawn %.1f, MeanRuntime %.1f (tolerance %.1f)", c.name, mean, want, se)
 		}
 	}
@@ -511,10 +511,10 @@ func TestExpectedRateTyped(t *testing.T) {
 	p := DefaultParams(Typed)
 	b, i := 1/p.Batch.MeanInterarrival(), 1/p.Interactive.MeanInterarrival()
 	t.Logf("batch %.4g, interactive %.4g jobs/s", b, i)
-	if got := ExpectedRate(Params{Mode: Whole, Whole: p.Batch}); math.Abs(got/b-1) > 1e-12 {
+	if got := ExpectedRate(Params{Mode: Whole, Whole: p.Batch}); !(math.Abs(got/b-1) <= 1e-12) {
 		t.Errorf("batch class alone: %v jobs/s, want %v", got, b)
 	}
-	if got := ExpectedRate(p); math.Abs(got/(b+i)-1) > 1e-12 {
+	if got := ExpectedRate(p); !(math.Abs(got/(b+i)-1) <= 1e-12) {
 		t.Errorf("typed: %v jobs/s, want %v + %v", got, b, i)
 	}
 	// A typed run long enough for 40,000 expected jobs has that many, to
@@ -527,7 +527,7 @@ func TestExpectedRateTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("typed run of %d s: %d jobs, 40,000 expected", d, len(jobs))
-	if math.Abs(float64(len(jobs))/40000-1) > 0.2 {
+	if !(math.Abs(float64(len(jobs))/40000-1) <= 0.2) {
 		t.Errorf("typed run of %d s: %d jobs, want 40,000 ± 20 %%", d, len(jobs))
 	}
 }

@@ -37,7 +37,7 @@ func TestDailyWeightsMatchSpecVectors(t *testing.T) {
 	for _, c := range cases {
 		w := DailyWeights(c.t.ANum, c.t.BNum)
 		for i, want := range c.want {
-			if math.Abs(w[i]-want) > 0.0006 {
+			if !(math.Abs(w[i]-want) <= 0.0006) {
 				t.Errorf("%s bucket %d: %.4f, want %.3f", c.name, i, w[i], want)
 			}
 		}
@@ -124,7 +124,7 @@ func TestReferenceStatistics(t *testing.T) {
 					peak, ph = f, h
 				}
 			}
-			if s.Hourly[4] > 0.0095 || peak < 0.065 || peak > 0.085 || ph < 12 || ph > 15 || math.Abs(s.Hourly[0]-0.02) > 0.004 {
+			if s.Hourly[4] > 0.0095 || peak < 0.065 || peak > 0.085 || ph < 12 || ph > 15 || !(math.Abs(s.Hourly[0]-0.02) <= 0.004) {
 				t.Errorf("seed %d: hourly profile off: %.3f", seed+1, s.Hourly)
 			}
 		}
@@ -210,7 +210,7 @@ func TestLoadCalibration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := ExpectedLoad(g.Params()); math.Abs(l-c.load) > 1e-6 {
+		if l := ExpectedLoad(g.Params()); !(math.Abs(l-c.load) <= 1e-6) {
 			t.Errorf("calibrated expected load %v, want %v", l, c.load)
 		}
 		_, jobs, _ := Generate(cfg)
@@ -219,7 +219,7 @@ func TestLoadCalibration(t *testing.T) {
 		// measured load of 100,000 jobs had a relative standard deviation of
 		// 5.6 % in typed mode (mean 0.806 for target 0.8, i.e. no bias) and
 		// 2 % in whole mode; 15 % is about 2.7 s.d. of the typed case.
-		if math.Abs(s.Load-c.load) > 0.15*c.load {
+		if !(math.Abs(s.Load-c.load) <= 0.15*c.load) {
 			t.Errorf("%v on %d: measured load %.3f, want %.3f", c.mode, c.procs, s.Load, c.load)
 		}
 	}
@@ -335,7 +335,7 @@ func TestSizesFitTheMachine(t *testing.T) {
 	for _, p := range fitted.Whole.SizeDistribution() {
 		sum += p
 	}
-	if math.Abs(sum-1) > 1e-9 {
+	if !(math.Abs(sum-1) <= 1e-9) {
 		t.Errorf("size distribution sums to %v", sum)
 	}
 }
@@ -351,7 +351,7 @@ func TestTargetRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := g.Expected(); math.Abs(r-2*own) > 1e-6*own {
+	if r, _ := g.Expected(); !(math.Abs(r-2*own) <= 1e-6*own) {
 		t.Errorf("expected rate %v jobs/day, want the target %v", r, 2*own)
 	}
 	var first, last int64
@@ -367,7 +367,7 @@ func TestTargetRate(t *testing.T) {
 		last = j.Submit
 		n++
 	}
-	if got := float64(n-1) / float64(last-first) * 86400; math.Abs(got-2*own) > 0.05*2*own {
+	if got := float64(n-1) / float64(last-first) * 86400; !(math.Abs(got-2*own) <= 0.05*2*own) {
 		t.Errorf("generated %.1f jobs/day, want %.1f within 5%%", got, 2*own)
 	}
 	for _, cfg := range []Config{{Params: p, OwnRate: true}, {Params: p, Load: ExpectedLoad(DefaultParams(Whole))}} {
@@ -375,7 +375,7 @@ func TestTargetRate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r, _ := g.Expected(); math.Abs(r-own) > 1e-3*own {
+		if r, _ := g.Expected(); !(math.Abs(r-own) <= 1e-3*own) {
 			t.Errorf("%+v: rate %v, want the parameters' own %v", cfg.OwnRate, r, own)
 		}
 	}
@@ -386,7 +386,7 @@ func TestTargetRate(t *testing.T) {
 // ln runtimes whose mean matches the hyper-Gamma's within sampling error.
 func TestHyperErlang(t *testing.T) {
 	e := WholeParams.HyperErlang()
-	if e.A1 != 4 || e.A2 != 312 || math.Abs(e.A1*e.B1-WholeParams.A1*WholeParams.B1) > 1e-12 || math.Abs(e.A2*e.B2-WholeParams.A2*WholeParams.B2) > 1e-12 {
+	if e.A1 != 4 || e.A2 != 312 || !(math.Abs(e.A1*e.B1-WholeParams.A1*WholeParams.B1) <= 1e-12) || !(math.Abs(e.A2*e.B2-WholeParams.A2*WholeParams.B2) <= 1e-12) {
 		t.Errorf("hyper-Erlang of the whole-sample set: %+v", e)
 	}
 	if got := (TypeParams{A1: 0.3, B1: 2, A2: 7.5, B2: 1}).HyperErlang(); got.A1 != 1 || got.B1 != 0.6 || got.A2 != 8 {

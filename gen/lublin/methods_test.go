@@ -72,7 +72,7 @@ func TestArrivalMethodErrors(t *testing.T) {
 	w := DailyWeights(WholeParams.ANum, WholeParams.BNum)
 	for i := range b {
 		want := WholeParams.BArr - math.Log(w[i])/(WholeParams.AArr*WholeParams.ARAR)
-		if math.Abs(b[i]-want) > 1e-12 {
+		if !(math.Abs(b[i]-want) <= 1e-12) {
 			t.Fatalf("slot %d: %v, want %v", i, b[i], want)
 		}
 	}

@@ -78,7 +78,7 @@ func TestFittedSizesMatchTheLog(t *testing.T) {
 	if int64(modelMin) < logMin {
 		t.Errorf("the fitted model draws sizes of %d processors; the log's smallest is %d", modelMin, logMin)
 	}
-	if math.Abs(modelMean-logMean) > 0.01*logMean {
+	if !(math.Abs(modelMean-logMean) <= 0.01*logMean) {
 		t.Errorf("mean size: model %.2f, log %.2f", modelMean, logMean)
 	}
 	// The generator agrees with the exact distribution: a mean within four
@@ -93,7 +93,7 @@ func TestFittedSizesMatchTheLog(t *testing.T) {
 	}
 	genMin, genMean := logSizes(procs)
 	_, _, sd := sizeMoments(p.SizeDistribution())
-	if se := sd / math.Sqrt(float64(len(gen))); genMin < logMin || math.Abs(genMean-modelMean) > 4*se {
+	if se := sd / math.Sqrt(float64(len(gen))); genMin < logMin || !(math.Abs(genMean-modelMean) <= 4*se) {
 		t.Errorf("generated sizes: smallest %d (log %d), mean %.2f (model %.2f ± %.2f)", genMin, logMin, genMean, modelMean, 4*se)
 	}
 }
@@ -112,7 +112,7 @@ func TestFittedSizesMatchRealLogs(t *testing.T) {
 			logMin, logMean := logSizes(l.Procs)
 			modelMin, modelMean, _ := sizeMoments(p.SizeDistribution())
 			t.Logf("%s: smallest %d (log %d), mean %.2f (log %.2f), parallel KS D %.3f", name, modelMin, logMin, modelMean, logMean, rep.Sizes.TSUD)
-			if int64(modelMin) < logMin || math.Abs(modelMean-logMean) > 0.002*logMean {
+			if int64(modelMin) < logMin || !(math.Abs(modelMean-logMean) <= 0.002*logMean) {
 				t.Errorf("smallest %d (log %d), mean %.2f (log %.2f)", modelMin, logMin, modelMean, logMean)
 			}
 		})
@@ -185,7 +185,7 @@ func TestSizeKSByHand(t *testing.T) {
 		{map[int64]int{2: 1}, []float64{0, 1}, 1},
 		{map[int64]int{2: 3, 4: 1}, []float64{0, 0, 0.5, 0.25, 0.25}, 0.25},
 	} {
-		if got := sizeKS(c.counts, c.pr); math.Abs(got-c.want) > 1e-12 {
+		if got := sizeKS(c.counts, c.pr); !(math.Abs(got-c.want) <= 1e-12) {
 			t.Errorf("sizeKS(%v, %v) = %v, want %v", c.counts, c.pr, got, c.want)
 		}
 	}
@@ -206,7 +206,7 @@ func TestFitDiscreteTSUMean(t *testing.T) {
 		}
 		tp := TypeParams{Pow2Prob: 1, ULow: p.Low, UMed: p.Med, UHi: 6, UProb: p.P}
 		_, mean, _ := sizeMoments(tp.SizeDistribution())
-		if math.Abs(mean/c.want-1) > 1e-6 {
+		if !(math.Abs(mean/c.want-1) <= 1e-6) {
 			t.Errorf("target %v: fitted %+v has mean size %v, want %v", c.target, p, mean, c.want)
 		}
 	}

@@ -99,7 +99,7 @@ func TestTable4(t *testing.T) {
 				if i >= 4 {
 					tol = 1e-3
 				}
-				if math.Abs(c.got[i]-c.want[i]) > tol {
+				if !(math.Abs(c.got[i]-c.want[i]) <= tol) {
 					t.Errorf("%s %s: parameter %d = %.5g, pinned %.5g", name, c.what, i, c.got[i], c.want[i])
 				}
 			}
@@ -109,7 +109,7 @@ func TestTable4(t *testing.T) {
 		}
 		pm1, pm2 := r.paper[0]*r.paper[1], r.paper[2]*r.paper[3]
 		wm1, wm2 := wk.HG.A1*wk.HG.B1, wk.HG.A2*wk.HG.B2
-		if math.Abs(wm1-pm1) > 0.8 || math.Abs(wm2-pm2) > 0.5 || math.Abs(wk.HG.P-r.paper[4]) > 0.13 {
+		if !(math.Abs(wm1-pm1) <= 0.8) || !(math.Abs(wm2-pm2) <= 0.5) || !(math.Abs(wk.HG.P-r.paper[4]) <= 0.13) {
 			t.Errorf("%s: work means %.2f/%.2f p %.2f, paper %.2f/%.2f p %.2f", name, wm1, wm2, wk.HG.P, pm1, pm2, r.paper[4])
 		}
 	}
@@ -193,7 +193,7 @@ func TestFitTypedRecoversGeneratorParams(t *testing.T) {
 		{"interactive daily mean slot", p.Interactive.ANum * p.Interactive.BNum, InteractiveParams.ANum * InteractiveParams.BNum, 0.02 * InteractiveParams.ANum * InteractiveParams.BNum},
 		{"batch daily mean slot", p.Batch.ANum * p.Batch.BNum, BatchParams.ANum * BatchParams.BNum, 0.03 * BatchParams.ANum * BatchParams.BNum},
 	} {
-		if math.Abs(c.got-c.want) > c.tol {
+		if !(math.Abs(c.got-c.want) <= c.tol) {
 			t.Errorf("%s = %.4g, want %.4g ± %.2g", c.name, c.got, c.want, c.tol)
 		}
 	}
@@ -278,7 +278,7 @@ func TestAveragePaperRows(t *testing.T) {
 		{"a_num (Table 7)", got.ANum, 8.17, 0.005},
 		{"b_num (Table 7)", got.BNum, 3.96, 0.005},
 	} {
-		if math.Abs(c.got-c.want) > c.tol {
+		if !(math.Abs(c.got-c.want) <= c.tol) {
 			t.Errorf("%s = %.5g, want %.5g ± %.2g", c.name, c.got, c.want, c.tol)
 		}
 	}

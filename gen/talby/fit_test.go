@@ -26,7 +26,7 @@ func TestFitLogLogisticRecovers(t *testing.T) {
 		xs[i] = p.drawNewUsers(r)
 	}
 	got := fitLogLogistic(xs, LogLogistic{Mu: 0, Sigma: 0.5})
-	if math.Abs(got.Mu-1.25) > 0.03 || math.Abs(got.Sigma-0.2214) > 0.013 {
+	if !(math.Abs(got.Mu-1.25) <= 0.03) || !(math.Abs(got.Sigma-0.2214) <= 0.013) {
 		t.Errorf("fitted %+v, want mu 1.25 sigma 0.2214", got)
 	}
 }
@@ -42,7 +42,7 @@ func TestFitRepeatRecovers(t *testing.T) {
 			seq[i] = userclass.Class(draw(r, share[:], 1))
 		}
 	}
-	if got := fitRepeat(seq, share); math.Abs(got-0.3) > 0.05 {
+	if got := fitRepeat(seq, share); !(math.Abs(got-0.3) <= 0.05) {
 		t.Errorf("repeat %.3f, want 0.3", got)
 	}
 }
@@ -62,7 +62,7 @@ func TestFitInactivityRecovers(t *testing.T) {
 		}
 	}
 	l, ok := fitInactivity(obs, p.Inactivity)
-	if !ok || math.Abs(l.A-0.0895) > 0.015 || math.Abs(l.B-0.4149) > 0.05 {
+	if !ok || !(math.Abs(l.A-0.0895) <= 0.015) || !(math.Abs(l.B-0.4149) <= 0.05) {
 		t.Errorf("fitted %+v (%v), want a 0.0895 b 0.4149", l, ok)
 	}
 }
@@ -84,14 +84,14 @@ func TestFitGPDRecovers(t *testing.T) {
 	start := GPDLine{KIntercept: 0.3, SigmaIntercept: 2, FirstK: 0.3, FirstSigma: 1}
 	got := fitGPD(obs, p.SessionsPerWeek, start)
 	want := p.SessionsPerWeek.Class[userclass.LTLU]
-	if math.Abs(got.FirstK-want.FirstK) > 0.25 || math.Abs(got.FirstSigma-want.FirstSigma) > 0.76 {
+	if !(math.Abs(got.FirstK-want.FirstK) <= 0.25) || !(math.Abs(got.FirstSigma-want.FirstSigma) <= 0.76) {
 		t.Errorf("week 1: k %.3f sigma %.3f, want %.3f %.3f", got.FirstK, got.FirstSigma, want.FirstK, want.FirstSigma)
 	}
 	// Compare the lines where the data are: at weeks 2 and 40.
 	for _, w := range []float64{2, 40} {
 		gk, wk := got.KIntercept+got.KSlope*w, want.KIntercept+want.KSlope*w
 		gs, ws := got.SigmaIntercept+got.SigmaSlope*w, want.SigmaIntercept+want.SigmaSlope*w
-		if math.Abs(gk-wk) > 0.07 || math.Abs(gs-ws) > 0.42 {
+		if !(math.Abs(gk-wk) <= 0.07) || !(math.Abs(gs-ws) <= 0.42) {
 			t.Errorf("week %g: k %.3f sigma %.3f, want %.3f %.3f", w, gk, gs, wk, ws)
 		}
 	}
@@ -114,13 +114,14 @@ func TestFitZipfRecovers(t *testing.T) {
 		}
 		xs[i] = k + 1
 	}
-	if got := fitZipf(xs, 200); math.Abs(got-1.8) > 0.05 {
+	if got := fitZipf(xs, 200); !(math.Abs(got-1.8) <= 0.05) {
 		t.Errorf("Zipf exponent %.3f, want 1.8", got)
 	}
 }
 
 // A log too short names the layer that cannot be fitted, and why.
 func TestFitTooShort(t *testing.T) {
+	t.Parallel()
 	h := swf.Header{}
 	h.Add("MaxProcs", "64")
 	// mk builds a log of users users, each with one job a day for days
@@ -170,6 +171,7 @@ func TestFitTooShort(t *testing.T) {
 
 // Fitted parameters, extensions included, survive their JSON file.
 func TestFitParamsRoundTrip(t *testing.T) {
+	t.Parallel()
 	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
 	if err != nil {
 		t.Fatal(err)

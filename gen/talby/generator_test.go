@@ -109,6 +109,7 @@ func TestWeekendClass(t *testing.T) {
 }
 
 func TestGenerateBadInput(t *testing.T) {
+	t.Parallel()
 	p := defaults(t)
 	if _, err := Generate(p, Config{Weeks: 0}); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 weeks: %v", err)
@@ -146,6 +147,7 @@ func TestGenerateBadInput(t *testing.T) {
 }
 
 func TestReadParams(t *testing.T) {
+	t.Parallel()
 	p := defaults(t)
 	var b strings.Builder
 	if err := WriteParams(&b, p); err != nil {
@@ -197,7 +199,7 @@ func TestInstancesAverage(t *testing.T) {
 	}
 	a := Average(ins)
 	m := float64(ins[0].Jobs+ins[1].Jobs+ins[2].Jobs) / 3
-	if math.Abs(a["jobs"].Mean-m) > 1e-9 || !(a["jobs"].SD > 0) {
+	if !(math.Abs(a["jobs"].Mean-m) <= 1e-9) || !(a["jobs"].SD > 0) {
 		t.Errorf("jobs mean %v sd %v, want mean %v and a positive sd", a["jobs"].Mean, a["jobs"].SD, m)
 	}
 	if _, err := Instances(p, Config{Weeks: 1}, 0, nil); !errors.Is(err, ErrConfig) {

@@ -32,7 +32,7 @@ func TestInactivityTable32(t *testing.T) {
 		{userclass.STWE, 5, 0.823}, {userclass.STWE, 52, 0.970}, {userclass.STWE, 100, 0.970},
 		{userclass.STWD, 10, 0.875}, {userclass.STWD, 100, 0.933},
 	} {
-		if got := p.Inactive(c.woa, c.uc); math.Abs(got-c.want) > 0.0015 {
+		if got := p.Inactive(c.woa, c.uc); !(math.Abs(got-c.want) <= 0.0015) {
 			t.Errorf("P0(%d, %s) = %.4f, want %.3f", c.woa, c.uc, got, c.want)
 		}
 	}
@@ -53,16 +53,16 @@ func TestSessionCountMeans(t *testing.T) {
 	week10 := []float64{5.83, 3.82, 3.45, 2.84}
 	for u := range NumUserClasses {
 		uc := userclass.Class(u)
-		if got := mean(p, 1, uc); math.Abs(got-first[u]) > 0.03*first[u] {
+		if got := mean(p, 1, uc); !(math.Abs(got-first[u]) <= 0.03*first[u]) {
 			t.Errorf("%s week 1 mean %.3f, want %.2f (Table 34)", uc, got, first[u])
 		}
-		if got := mean(p, 10, uc); math.Abs(got-week10[u]) > 0.03*week10[u] {
+		if got := mean(p, 10, uc); !(math.Abs(got-week10[u]) <= 0.03*week10[u]) {
 			t.Errorf("%s week 10 mean %.3f, want %.2f (Table 33)", uc, got, week10[u])
 		}
 	}
 	q := p
 	q.SessionsPerWeek.FirstWeek = false
-	if got := mean(q, 1, userclass.LTLU); math.Abs(got-5.92) > 0.03*5.92 {
+	if got := mean(q, 1, userclass.LTLU); !(math.Abs(got-5.92) <= 0.03*5.92) {
 		t.Errorf("LTLU week 1 by Table 33: mean %.3f, want 5.92", got)
 	}
 }
@@ -84,7 +84,7 @@ func TestStartupWoA(t *testing.T) {
 		for w, q := range pm {
 			m += float64(w) * q
 		}
-		if math.Abs(pm[1]-c.p1) > 0.0005 || math.Abs(pm[52]-c.p52) > 0.0005 || math.Abs(m-c.m) > 0.05 {
+		if !(math.Abs(pm[1]-c.p1) <= 0.0005) || !(math.Abs(pm[52]-c.p52) <= 0.0005) || !(math.Abs(m-c.m) <= 0.05) {
 			t.Errorf("%s: P(1) %.4f P(52) %.4f mean %.2f, want %.4f %.4f %.2f", c.uc, pm[1], pm[52], m, c.p1, c.p52, c.m)
 		}
 	}
@@ -104,14 +104,14 @@ func TestUserClassShares(t *testing.T) {
 		p.Machine.Cm, p.Machine.CL = c.cm, c.cl
 		got := p.UserClassShares()
 		for u := range got {
-			if math.Abs(got[u]-c.want[u]) > 0.0005 {
+			if !(math.Abs(got[u]-c.want[u]) <= 0.0005) {
 				t.Errorf("Cm %g CL %g: %s share %.4f, want %.4f", c.cm, c.cl, userclass.Class(u), got[u], c.want[u])
 			}
 		}
 	}
 	// Far outside the data, LTLU goes negative and is clipped.
 	p.Machine.Cm, p.Machine.CL = 5000, 0.6
-	if s := p.UserClassShares(); s[userclass.LTLU] != 0 || math.Abs(sum(s[:])-1) > 1e-12 {
+	if s := p.UserClassShares(); s[userclass.LTLU] != 0 || !(math.Abs(sum(s[:])-1) <= 1e-12) {
 		t.Errorf("Cm 5000: shares %v, want LTLU clipped to 0 and a sum of 1", s)
 	}
 }
@@ -126,11 +126,11 @@ func TestEq18Example(t *testing.T) {
 	p := defaults(t)
 	w := p.WoAClassShares(10)
 	raw := w[sessionclass.IWD] + 0.46 - 0.43
-	if math.Abs(raw-0.5187) > 1e-4 {
+	if !(math.Abs(raw-0.5187) <= 1e-4) {
 		t.Errorf("Eq. 18 with the thesis' rounding: %.4f, want 0.5187", raw)
 	}
 	got := p.SessionClassProbs(10, userclass.LTLU, sessionclass.IW)
-	if math.Abs(got[sessionclass.IWD]-0.5154) > 0.0005 || got[sessionclass.BHD] != 0 {
+	if !(math.Abs(got[sessionclass.IWD]-0.5154) <= 0.0005) || got[sessionclass.BHD] != 0 {
 		t.Errorf("P(IWD | WoA 10, LTLU, after IW) = %.4f and P(BHD) = %.4f, want 0.5154 and 0 (clipped)", got[sessionclass.IWD], got[sessionclass.BHD])
 	}
 }
@@ -148,7 +148,7 @@ func TestStationary(t *testing.T) {
 	for uc, w := range want {
 		pi := p.Stationary(uc)
 		for i, c := range tableOrder {
-			if math.Abs(pi[c]-w[i]) > 0.0015 {
+			if !(math.Abs(pi[c]-w[i]) <= 0.0015) {
 				t.Errorf("%s stationary %s = %.4f, want %.3f", uc, c, pi[c], w[i])
 			}
 		}
@@ -165,7 +165,7 @@ func TestWoAShares(t *testing.T) {
 	} {
 		s := p.WoAClassShares(woa)
 		for c := range s {
-			if math.Abs(s[c]-w[c]) > 1e-4 {
+			if !(math.Abs(s[c]-w[c]) <= 1e-4) {
 				t.Errorf("WoA %d: %s %.4f, want %.4f", woa, sessionclass.Class(c), s[c], w[c])
 			}
 		}
@@ -174,10 +174,10 @@ func TestWoAShares(t *testing.T) {
 
 func TestDefaultJobsMeanJobs(t *testing.T) {
 	for c, j := range DefaultJobs() {
-		if m := zipfMean(j.Jobs.A, j.Jobs.Max); math.Abs(m-table21[c].jobs) > 0.01 {
+		if m := zipfMean(j.Jobs.A, j.Jobs.Max); !(math.Abs(m-table21[c].jobs) <= 0.01) {
 			t.Errorf("%s: mean jobs per session %.3f, want %.1f (Table 21)", sessionclass.Class(c), m, table21[c].jobs)
 		}
-		if got := sum(j.Days[:5]); math.Abs(got-table21[c].workday) > 1e-9 {
+		if got := sum(j.Days[:5]); !(math.Abs(got-table21[c].workday) <= 1e-9) {
 			t.Errorf("%s: workday share %.3f, want %.2f", sessionclass.Class(c), got, table21[c].workday)
 		}
 	}

@@ -24,6 +24,7 @@ const scInstances = 6
 // (docs/validation.md gives both; the thesis' rules are run and reported,
 // not pinned).
 func TestSelfConsistencyKTH(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("fits a log and six generated workloads")
 	}

@@ -27,7 +27,7 @@ func TestFitStartupActivityRecovers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := fitStartupLine(t, p, want, weeks, tc.newRate, 11)
-			if math.Abs(got.A-want.A) > tc.tolA || math.Abs(got.B-want.B) > tc.tolB {
+			if !(math.Abs(got.A-want.A) <= tc.tolA) || !(math.Abs(got.B-want.B) <= tc.tolB) {
 				t.Errorf("fitted %+v, want %+v", got, want)
 			}
 		})

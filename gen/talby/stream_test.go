@@ -14,6 +14,7 @@ import (
 // the counts and header, for machines of
 // several sizes and seeds.
 func TestStreamMatchesGenerate(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		procs       int
 		weeks, seed int
