@@ -8,8 +8,8 @@ import (
 
 // cappedRuntimes is a sample like the runtimes of a log whose jobs are
 // killed at a wall-clock limit: evenly spread values and a spike at the
-// limit. The generalized Pareto fits it with shape < -1 (an unbounded
-// likelihood).
+// limit. The generalized Pareto's likelihood grows without bound below
+// shape -1, so its fit stops at that bound.
 func cappedRuntimes(spike int) []float64 {
 	var x []float64
 	for i := 1; i <= 270; i++ {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -232,7 +233,10 @@ func LogLogistic(x, weights []float64, s *Settings) (dist.LogLogistic, Result, e
 // GeneralizedPareto returns the maximum-likelihood generalized Pareto fit of
 // the values above the fixed location mu (values below mu are an error), by
 // Nelder-Mead on (ln σ, ξ) from the method-of-moments start
-// ξ0 = (1 − m²/v)/2, σ0 = m(m²/v + 1)/2 of the excesses.
+// ξ0 = (1 − m²/v)/2, σ0 = m(m²/v + 1)/2 of the excesses. The search keeps
+// ξ >= −1: below it the likelihood has no maximum (it grows without bound
+// as σ/|ξ| approaches the largest excess), so a bounded sample (uniform
+// excesses, ξ = −1) is fitted at the edge, not at an infinite likelihood.
 func GeneralizedPareto(x, weights []float64, mu float64, s *Settings) (dist.GeneralizedPareto, Result, error) {
 	checkWeights(x, weights)
 	if err := needN("generalized Pareto", x, 3); err != nil {
@@ -251,7 +255,17 @@ func GeneralizedPareto(x, weights []float64, mu float64, s *Settings) (dist.Gene
 	}
 	xi0 := 0.5 * (1 - m*m/v)
 	sigma0 := 0.5 * m * (m*m/v + 1)
+	// A start the search can leave: the moments of a bounded sample can
+	// put ξ0 below −1, and a negative ξ0 needs σ0/|ξ0| above the largest
+	// excess (else the likelihood is 0 there and at every point near it).
+	xi0 = max(xi0, -0.9)
+	if xi0 < 0 {
+		sigma0 = max(sigma0, -xi0*floats.Max(ex)*1.01)
+	}
 	nll := func(p []float64) float64 {
+		if p[1] < -1 {
+			return math.MaxFloat64
+		}
 		d := dist.GeneralizedPareto{Mu: mu, Sigma: math.Exp(p[0]), Xi: p[1]}
 		ll, _ := logLik(x, weights, d.LogProb)
 		if math.IsNaN(ll) || math.IsInf(ll, -1) {

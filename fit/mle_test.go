@@ -128,3 +128,29 @@ func TestGammaNewtonSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralizedParetoBounded fits uniform excesses, a generalized Pareto
+// with ξ = −1 and σ the upper end. Below ξ = −1 the likelihood has no
+// maximum (it grows without bound as σ/|ξ| nears the largest excess), and
+// this sample's moment start is ξ0 = −1.27, below it: the fit must stop at
+// ξ = −1 (within 0.01) with σ at the largest excess (within 0.1 %) and a
+// finite log-likelihood, which is then −n ln σ plus a term that vanishes
+// with ξ + 1 (within 1).
+func TestGeneralizedParetoBounded(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	x := sample(200, r.Float64)
+	hi := 0.0
+	for _, v := range x {
+		hi = math.Max(hi, v)
+	}
+	d, res, err := GeneralizedPareto(x, nil, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Xi < -1 || !(d.Xi <= -0.99) || !(math.Abs(d.Sigma/hi-1) <= 1e-3) {
+		t.Errorf("ξ %v σ %v, want ξ in [-1, -0.99] and σ %v", d.Xi, d.Sigma, hi)
+	}
+	if want := -200 * math.Log(d.Sigma); !(math.Abs(res.LogLikelihood-want) <= 1) {
+		t.Errorf("log-likelihood %v, want about %v", res.LogLikelihood, want)
+	}
+}

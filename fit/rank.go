@@ -34,7 +34,8 @@ type Candidate struct {
 	// Degenerate says why the fit, although it was computed, describes the
 	// sample badly whatever its statistics say, or "" for a regular fit: a
 	// constant sample, an infinite or NaN likelihood, a generalized Pareto
-	// of shape <= -1 (whose likelihood is unbounded), a mixture with a part
+	// whose shape stopped at its bound −1 (below it the likelihood is
+	// unbounded; see [GPDShapeBound]), a mixture with a part
 	// collapsed onto one repeated value. Degenerate fits rank after the
 	// regular ones; their statistics that are not finite are zero, as are
 	// those of failed fits, and their parameters that are not finite are
@@ -199,11 +200,17 @@ func Rank(x []float64, names []string, s *Settings) ([]Candidate, error) {
 // grows without bound as the spike narrows.
 const CollapsedShape = 1e4
 
+// GPDShapeBound is the shape at or below which a generalized Pareto fit is
+// degenerate: [GeneralizedPareto] keeps the shape at −1 or above, where the
+// likelihood is bounded, and a fit that stops within 0.001 of −1 is one
+// whose likelihood would have grown without bound below it.
+const GPDShapeBound = -0.999
+
 // degenerate returns why the fitted candidate c is degenerate, or "".
 func degenerate(c *Candidate) string {
 	r := c.Result
-	if xi, ok := c.Params["shape"]; ok && c.Name == "gpd" && xi <= -1 {
-		return fmt.Sprintf("shape %.3g <= -1: the likelihood is unbounded at the sample maximum", xi)
+	if xi, ok := c.Params["shape"]; ok && c.Name == "gpd" && xi <= GPDShapeBound {
+		return fmt.Sprintf("shape %.4g at its bound -1 (below it the likelihood is unbounded at the sample maximum): a uniform distribution up to the largest value", xi)
 	}
 	if !finite(r.LogLikelihood) || !finite(c.AIC) || !finite(c.BIC) {
 		return fmt.Sprintf("log-likelihood %v is not finite", r.LogLikelihood)

@@ -60,8 +60,10 @@ func TestDegenerateThresholds(t *testing.T) {
 		params map[string]float64
 		want   string
 	}{
-		{"gpd", map[string]float64{"shape": -1}, "shape -1 <= -1"},
-		{"gpd", map[string]float64{"shape": -0.999}, ""},
+		{"gpd", map[string]float64{"shape": -1}, "shape -1 at its bound -1"},
+		{"gpd", map[string]float64{"shape": -0.999}, "shape -0.999 at its bound"},
+		{"gpd", map[string]float64{"shape": -0.9989}, ""},
+		{"gpd", map[string]float64{"shape": -1.5}, "below it the likelihood is unbounded"},
 		{"hypergamma", map[string]float64{"shape1": 3, "shape2": CollapsedShape}, ""},
 		{"hypergamma", map[string]float64{"shape1": 1e6, "shape2": 3}, "coefficient of variation 0.1%"},
 	}
