@@ -152,3 +152,73 @@ func TestProfileFind(t *testing.T) {
 		}
 	})
 }
+
+// TestProfileMatchesDefinition builds random profiles by additions and
+// advances and checks each step against the definition: the free
+// processors at every time from now to past the last change equal the
+// machine's plus every addition covering that time (an addition covers
+// [max(from, the time advanced to when it was made), to)); add returns the
+// most processors free at any time of its interval after the change, or -1
+// for an empty one; and the profile stays in its canonical form, with its
+// first breakpoint at the time advanced to, breakpoints increasing and no
+// two neighbouring steps with the same count.
+func TestProfileMatchesDefinition(t *testing.T) {
+	type change struct {
+		from, to sim.Time
+		delta    int32
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		procs := rapid.IntRange(1, 20).Draw(rt, "procs")
+		p := newProfile(procs)
+		now := sim.Time(0)
+		var changes []change
+		freeAt := func(x sim.Time) int32 {
+			f := int32(procs)
+			for _, c := range changes {
+				if c.from <= x && x < c.to {
+					f += c.delta
+				}
+			}
+			return f
+		}
+		const horizon = 400 // beyond every finite change
+		for op := range rapid.IntRange(1, 40).Draw(rt, "changes") {
+			if rapid.IntRange(0, 5).Draw(rt, "advance") == 0 {
+				now += sim.Time(rapid.IntRange(0, 20).Draw(rt, "by"))
+				p.advance(now)
+			} else {
+				from := now + sim.Time(rapid.IntRange(-2, 100).Draw(rt, "from"))
+				to := sim.Time(math.MaxInt64)
+				if rapid.IntRange(0, 9).Draw(rt, "forever") > 0 {
+					to = from + sim.Time(rapid.IntRange(0, 60).Draw(rt, "len"))
+				}
+				delta := int32(rapid.IntRange(-procs, procs).Draw(rt, "delta"))
+				got := p.add(from, to, delta)
+				c := change{max(from, now), to, delta}
+				want := int32(-1)
+				if c.from < c.to {
+					changes = append(changes, c)
+					for x := c.from; x < min(c.to, now+horizon); x++ {
+						want = max(want, freeAt(x))
+					}
+				}
+				if got != want {
+					rt.Fatalf("change %d: add(%d, %d, %d) at %d = %d, by definition %d", op, from, to, delta, now, got, want)
+				}
+			}
+			if p.t[0] != now {
+				rt.Fatalf("change %d: first breakpoint %d, advanced to %d", op, p.t[0], now)
+			}
+			for k := 1; k < len(p.t); k++ {
+				if p.t[k] <= p.t[k-1] || p.free[k] == p.free[k-1] {
+					rt.Fatalf("change %d: not canonical at step %d: %v %v", op, k, p.t, p.free)
+				}
+			}
+			for x := now; x < now+horizon; x++ {
+				if got, want := p.freeAt(x), freeAt(x); got != want {
+					rt.Fatalf("change %d: %d free at %d, by definition %d; steps %v %v", op, got, x, want, p.t, p.free)
+				}
+			}
+		}
+	})
+}
