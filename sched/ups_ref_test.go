@@ -293,7 +293,7 @@ func TestUPSMatchesReference(t *testing.T) {
 		cur := NewUPS(alpha, m)
 		cur.SetFullScan(full)
 		ref := &refUPS{alpha: alpha, metric: m, fullScan: full, ix: map[int32]int32{}}
-		if got, want := run(cur), run(ref); !slices.Equal(got, want) {
+		if got, want := run(&checkedUPS{UPS: cur, t: rt}), run(ref); !slices.Equal(got, want) {
 			rt.Fatalf("alpha %v %v full %v: schedule\n%v\nreference\n%v", alpha, m, full, got, want)
 		}
 	}
