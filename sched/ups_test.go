@@ -187,3 +187,34 @@ func TestUPSBadAlpha(t *testing.T) {
 	}()
 	sched.NewUPS(1.5, sched.ByLoad)
 }
+
+// TestUPSBackfillsToTheShadow: a job planned to end exactly at the shadow
+// time does not use the extra processors. Job 1 holds 2 of 6 processors
+// until 100; job 2 needs 5 and is reserved at 100 with 1 extra; job 3,
+// arriving at 10 for 90 s on 2 processors, ends at the shadow time and
+// starts at once, leaving the extra processor to job 4 (1 processor,
+// 500 s, past the shadow), which starts at once too. One user: UPS then
+// follows arrival order, as EASY.
+func TestUPSBackfillsToTheShadow(t *testing.T) {
+	jobs := []sim.Job{
+		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 2, User: 1, Index: 0},
+		{ID: 2, Submit: 1, Runtime: 10, Estimate: 10, Procs: 5, User: 1, Index: 1},
+		{ID: 3, Submit: 10, Runtime: 90, Estimate: 90, Procs: 2, User: 1, Index: 2},
+		{ID: 4, Submit: 10, Runtime: 500, Estimate: 500, Procs: 1, User: 1, Index: 3},
+	}
+	for _, full := range []bool{false, true} {
+		u := sched.NewUPS(0.5, sched.ByLoad)
+		u.SetFullScan(full)
+		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), u, sim.Config{Procs: 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []sim.Time
+		for _, o := range res.Jobs {
+			got = append(got, o.Start)
+		}
+		if want := []sim.Time{0, 100, 10, 10}; !slices.Equal(got, want) {
+			t.Errorf("full scan %v: starts %v, want %v", full, got, want)
+		}
+	}
+}
