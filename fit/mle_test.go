@@ -154,3 +154,25 @@ func TestGeneralizedParetoBounded(t *testing.T) {
 		t.Errorf("log-likelihood %v, want about %v", res.LogLikelihood, want)
 	}
 }
+
+// TestGeneralizedParetoOutlier fits uniform excesses on [0, 1) and one at
+// 3. The moments start at ξ0 = −0.86 and σ0 = 1.04, an upper end σ0/|ξ0|
+// of 1.2, below the outlier: the likelihood is 0 there and at every point
+// near it, and a search from it cannot move. The start is raised to an
+// upper end just past the largest excess; the fit (ξ = −0.18, σ = 0.64
+// here) must then hold every value in its support, with a finite
+// log-likelihood.
+func TestGeneralizedParetoOutlier(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	x := append(sample(199, r.Float64), 3)
+	d, res, err := GeneralizedPareto(x, nil, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Xi < 0 && !(d.Sigma/-d.Xi >= 3) {
+		t.Errorf("ξ %v σ %v: upper end %v below the largest value 3", d.Xi, d.Sigma, d.Sigma/-d.Xi)
+	}
+	if !(res.LogLikelihood > -1e6) || math.IsInf(res.LogLikelihood, 0) {
+		t.Errorf("log-likelihood %v", res.LogLikelihood)
+	}
+}
