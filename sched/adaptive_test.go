@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 
@@ -181,42 +180,5 @@ func TestPBASShadowFailure(t *testing.T) {
 	_, err := sim.Run(context.Background(), sim.NewReplay(jobs), p, sim.Config{Procs: 2})
 	if err == nil || !strings.Contains(err.Error(), "PBAS shadow of overcommit") {
 		t.Fatalf("got %v, want the shadow's failure", err)
-	}
-}
-
-// idle is a candidate that never starts a job.
-type idle struct{}
-
-func (idle) Notify(*sim.View, sim.Notice)                  {}
-func (idle) Restore(*sim.View)                             {}
-func (idle) Schedule(_ *sim.View, dst []sim.Ref) []sim.Ref { return dst }
-
-// TestPBASUndefinedShadowScore: at the decision point 300 the active
-// candidate (Maui) has ended a job in the period, and the shadow of the
-// other, which starts nothing, has ended none, so its score is undefined.
-// PBAS then keeps the active candidate (it cannot compare them): no switch,
-// and the job arriving after the decision point starts at once.
-func TestPBASUndefinedShadowScore(t *testing.T) {
-	jobs := []sim.Job{
-		{ID: 1, Submit: 0, Runtime: 100, Estimate: 100, Procs: 4},
-		{ID: 2, Submit: 350, Runtime: 10, Estimate: 10, Procs: 4},
-	}
-	lazy := sched.Candidate{Name: "idle", New: func() sim.Restorer { return idle{} }}
-	for _, m := range []sched.Metric{sched.MetricWait, sched.MetricBoundedSlowdown} {
-		p := sched.NewPBAS("pbas", []sched.Candidate{cand("maui"), lazy}, m, 300)
-		// Switched to the idle candidate, the run would wake PBAS every
-		// period for ever: a deadline stops it.
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		res, err := sim.Run(ctx, sim.NewReplay(slices.Clone(jobs)), p, sim.Config{Procs: 4})
-		cancel()
-		if err != nil {
-			t.Fatalf("%v: %v", m, err)
-		}
-		if sw := p.Switching(400); sw.Points != 1 || sw.Taken != 0 {
-			t.Errorf("%v: switching %v, want 1 decision point, none taken", m, sw)
-		}
-		if res.Jobs[1].Start != 350 {
-			t.Errorf("%v: job 2 starts at %d, want 350", m, res.Jobs[1].Start)
-		}
 	}
 }

@@ -166,15 +166,7 @@ func TestUPSBackfillsByUserRank(t *testing.T) {
 		{ID: 3, Submit: 2, Runtime: 50, Estimate: 50, Procs: 2, User: 3, Index: 2},
 		{ID: 4, Submit: 2, Runtime: 40, Estimate: 40, Procs: 2, User: 4, Index: 3},
 	}
-	res, err := sim.Run(context.Background(), sim.NewReplay(jobs), sched.NewUPS(1, sched.ByLoad), sim.Config{Procs: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []sim.Time
-	for _, o := range res.Jobs {
-		got = append(got, o.Start)
-	}
-	if want := []sim.Time{0, 100, 42, 2}; !slices.Equal(got, want) {
+	if got, want := starts(t, jobs, sched.NewUPS(1, sched.ByLoad), 4), []sim.Time{0, 100, 42, 2}; !slices.Equal(got, want) {
 		t.Errorf("starts %v, want %v", got, want)
 	}
 }
@@ -205,16 +197,23 @@ func TestUPSBackfillsToTheShadow(t *testing.T) {
 	for _, full := range []bool{false, true} {
 		u := sched.NewUPS(0.5, sched.ByLoad)
 		u.SetFullScan(full)
-		res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), u, sim.Config{Procs: 6})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []sim.Time
-		for _, o := range res.Jobs {
-			got = append(got, o.Start)
-		}
-		if want := []sim.Time{0, 100, 10, 10}; !slices.Equal(got, want) {
+		if got, want := starts(t, jobs, u, 6), []sim.Time{0, 100, 10, 10}; !slices.Equal(got, want) {
 			t.Errorf("full scan %v: starts %v, want %v", full, got, want)
 		}
 	}
+}
+
+// starts runs a copy of jobs under s on procs processors and returns each
+// job's start time.
+func starts(t *testing.T, jobs []sim.Job, s sim.Scheduler, procs int) []sim.Time {
+	t.Helper()
+	res, err := sim.Run(context.Background(), sim.NewReplay(slices.Clone(jobs)), s, sim.Config{Procs: procs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sim.Time
+	for _, o := range res.Jobs {
+		got = append(got, o.Start)
+	}
+	return got
 }
