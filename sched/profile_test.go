@@ -79,11 +79,13 @@ func drawQuery(rt *rapid.T, procs int, now sim.Time) (from sim.Time, need int32,
 }
 
 // TestProfileFindBefore checks findBefore against its definition on
-// random profiles built by additions and advances.
+// random profiles built by additions and advances: 200 queries a profile,
+// enough that a search bound off by one (returning until, outside [from,
+// until)) fails every run, not one run in three.
 func TestProfileFindBefore(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		p, procs, now := drawProfile(rt)
-		for range 20 {
+		for range 200 {
 			from, need, dur, limit := drawQuery(rt, procs, now)
 			until := min(limit, max(from, now)+sim.Time(rapid.IntRange(0, 120).Draw(rt, "until")))
 			if got, want := p.findBefore(from, need, dur, until, limit), p.findBeforeBrute(from, need, dur, until, limit); got != want {
