@@ -95,7 +95,7 @@ func selectJobs(t *trace.Trace, name, status string) ([]*trace.Job, error) {
 		jobs = append(jobs, &t.Jobs[i])
 	}
 	if len(jobs) == 0 && len(t.Jobs) > 0 {
-		// Some archive logs (NASA-iPSC, LANL-CM5's early part) record no
+		// Some archive logs (NASA-iPSC) record no
 		// status at all: say so rather than fail later on zero jobs.
 		unknown := 0
 		for i := range t.Jobs {
