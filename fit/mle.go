@@ -253,15 +253,7 @@ func GeneralizedPareto(x, weights []float64, mu float64, s *Settings) (dist.Gene
 	if !(v > 0) {
 		return dist.GeneralizedPareto{}, Result{}, fmt.Errorf("%w: generalized Pareto needs values that are not all equal", ErrDomain)
 	}
-	xi0 := 0.5 * (1 - m*m/v)
-	sigma0 := 0.5 * m * (m*m/v + 1)
-	// A start the search can leave: the moments of a bounded sample can
-	// put ξ0 below −1, and a negative ξ0 needs σ0/|ξ0| above the largest
-	// excess (else the likelihood is 0 there and at every point near it).
-	xi0 = max(xi0, -0.9)
-	if xi0 < 0 {
-		sigma0 = max(sigma0, -xi0*floats.Max(ex)*1.01)
-	}
+	sigma0, xi0 := gpdStart(m, v, floats.Max(ex))
 	nll := func(p []float64) float64 {
 		if p[1] < -1 {
 			return math.MaxFloat64
@@ -278,6 +270,23 @@ func GeneralizedPareto(x, weights []float64, mu float64, s *Settings) (dist.Gene
 	ll, n := logLik(x, weights, d.LogProb)
 	r := Result{Status: st, LogLikelihood: ll, N: n, NumParameters: 2, Iterations: it}
 	return d, r, st.Err()
+}
+
+// gpdStart returns the generalized Pareto search's start from the mean m,
+// variance v and largest value hi of the excesses: the method of moments,
+// ξ0 = (1 − m²/v)/2, σ0 = m(m²/v + 1)/2, moved where the search can leave
+// it. The moments of a bounded sample can put ξ0 below −1 (it is raised to
+// −0.9), and a negative ξ0 needs σ0/|ξ0| above the largest excess, else the
+// likelihood is 0 there and at every point near it (σ0 is raised to 1.01
+// |ξ0| hi).
+func gpdStart(m, v, hi float64) (sigma0, xi0 float64) {
+	xi0 = 0.5 * (1 - m*m/v)
+	sigma0 = 0.5 * m * (m*m/v + 1)
+	xi0 = max(xi0, -0.9)
+	if xi0 < 0 {
+		sigma0 = max(sigma0, -xi0*hi*1.01)
+	}
+	return sigma0, xi0
 }
 
 // Zipf returns the maximum-likelihood Zipf exponent for integer values >= 1

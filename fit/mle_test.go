@@ -176,3 +176,27 @@ func TestGeneralizedParetoOutlier(t *testing.T) {
 		t.Errorf("log-likelihood %v", res.LogLikelihood)
 	}
 }
+
+// TestGPDStart works the start of the generalized Pareto search by hand.
+// m = 2, v = 8: m²/v = 1/2, ξ0 = 1/4, σ0 = 3/2 (a heavy tail: unchanged).
+// m = 1, v = 0.5: m²/v = 2, ξ0 = −1/2, σ0 = 3/2, an upper end of 3; with a
+// largest value of 2 it stays, with 4 σ0 becomes 1.01 · 0.5 · 4 = 2.02.
+// m = 1, v = 0.2: m²/v = 5, ξ0 = −2 is raised to −0.9 and σ0 = 3 kept
+// (3/0.9 > 3.3); with a largest value of 10, σ0 = 1.01 · 0.9 · 10 = 9.09.
+func TestGPDStart(t *testing.T) {
+	for _, tc := range []struct {
+		m, v, hi  float64
+		sigma, xi float64
+	}{
+		{2, 8, 100, 1.5, 0.25},
+		{1, 0.5, 2, 1.5, -0.5},
+		{1, 0.5, 4, 2.02, -0.5},
+		{1, 0.2, 3.3, 3, -0.9},
+		{1, 0.2, 10, 9.09, -0.9},
+	} {
+		sigma, xi := gpdStart(tc.m, tc.v, tc.hi)
+		if !(math.Abs(sigma-tc.sigma) <= 1e-12) || !(math.Abs(xi-tc.xi) <= 1e-12) {
+			t.Errorf("gpdStart(%v, %v, %v) = %v, %v; want %v, %v", tc.m, tc.v, tc.hi, sigma, xi, tc.sigma, tc.xi)
+		}
+	}
+}
