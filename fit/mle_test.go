@@ -69,6 +69,29 @@ func TestGeneralizedParetoLocation(t *testing.T) {
 	}
 }
 
+// TestGeneralizedParetoLocationExact: with whole-number values and a shift
+// of 1024, every excess x - μ is the same number at both locations, so the
+// whole fit (its start, every step of the search, the log-likelihood) must be
+// the same bit for bit, iterations included.
+func TestGeneralizedParetoLocationExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 1))
+	p := distuv.Pareto{Xm: 1, Alpha: 4, Src: r}
+	x := sample(200, func() float64 { return math.Round(50 * (p.Rand() - 1) / 0.25) })
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = v + 1024
+	}
+	d0, r0, err0 := GeneralizedPareto(x, nil, 0, nil)
+	d1, r1, err1 := GeneralizedPareto(y, nil, 1024, nil)
+	if err0 != nil || err1 != nil {
+		t.Fatal(err0, err1)
+	}
+	if d0.Sigma != d1.Sigma || d0.Xi != d1.Xi || r0.Iterations != r1.Iterations || r0.LogLikelihood != r1.LogLikelihood {
+		t.Errorf("location 0: %+v, %d iterations, ℓ %v; location 1024: %+v, %d iterations, ℓ %v",
+			d0, r0.Iterations, r0.LogLikelihood, d1, r1.Iterations, r1.LogLikelihood)
+	}
+}
+
 // TestZipfByHand: for {1, 1, 2} truncated at 2, ℓ(α) = −α ln 2 − 3 ln(1 +
 // 2^−α) is largest where 3 · 2^−α = 1 + 2^−α, α = 1, with ℓ = −ln 2 − 3
 // ln 1.5. The zeta fit (no maximum) reports Σ ln P(x_i) at its estimate,

@@ -179,3 +179,13 @@ func TestStatusText(t *testing.T) {
 		t.Error("unknown status accepted")
 	}
 }
+
+// TestEquiprobableChiSquareTop: a value where the model's CDF is exactly 1
+// falls in the last bin. Five values at F = 0, 1/4, 1/2, 3/4 and 1 in five
+// bins of probability 1/5 put one value in each bin: the statistic is 0.
+func TestEquiprobableChiSquareTop(t *testing.T) {
+	got := equiprobableChiSquare([]float64{0, 0.25, 0.5, 0.75, 1}, func(v float64) float64 { return v }, 0)
+	if got.Stat != 0 || got.DF != 4 {
+		t.Errorf("statistic %v, %d degrees of freedom; want 0, 4", got.Stat, got.DF)
+	}
+}
