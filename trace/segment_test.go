@@ -70,3 +70,17 @@ func TestSegmentsEnd(t *testing.T) {
 		t.Errorf("third segment's procs %d, want 4", segs[2].Procs)
 	}
 }
+
+// TestSegmentsBeforeZero: jobs submitted before relative time 0 (a log
+// whose header starts after its first jobs) belong to no segment; the first
+// segment starts at 0 with the jobs at 0 and 3 s.
+func TestSegmentsBeforeZero(t *testing.T) {
+	var jobs []Job
+	for i, s := range []int64{-20, -5, 0, 3, 12} {
+		jobs = append(jobs, Job{ID: int64(i + 1), Submit: s, Runtime: 1, Procs: 1, ReqProcs: 1})
+	}
+	segs := New(swf.Header{}, jobs, Options{Procs: 4}).Segments(10)
+	if len(segs) != 1 || segs[0].Len() != 2 || segs[0].Jobs[0].ID != 3 || segs[0].Jobs[1].ID != 4 {
+		t.Fatalf("segments %v, want one holding jobs 3 and 4", segs)
+	}
+}
