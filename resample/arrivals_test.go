@@ -217,6 +217,9 @@ func TestArrivalsWithPreferenceAndRare(t *testing.T) {
 		last = k
 		for i := range w.Copies {
 			c := &w.Copies[i]
+			if c.Class != resample.LongTerm && c.Slot != -1 {
+				t.Fatalf("a %s copy in slot %d: only long-term copies have a slot", c.Class, c.Slot)
+			}
 			if a := arrivalWeek(c); c.Class != resample.LongTerm && a >= 1 && a <= k {
 				got++
 				if c.Class == resample.Rare {
