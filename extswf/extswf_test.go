@@ -26,6 +26,12 @@ func rows(t *testing.T, b []byte) [][]float64 {
 		if strings.HasPrefix(l, ";") {
 			continue
 		}
+		// Fields are separated by single spaces, with none before the first
+		// or after the last, so that tools splitting on one space (cut -d' ')
+		// see the same 24 columns as those splitting on runs of white space.
+		if strings.Join(strings.Fields(l), " ") != l {
+			t.Fatalf("a line not in single-space-separated fields: %q", l)
+		}
 		f := strings.Fields(l)
 		if len(f) != 24 {
 			t.Fatalf("%d columns in %q", len(f), l)
