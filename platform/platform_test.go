@@ -114,6 +114,8 @@ func TestExpandHosts(t *testing.T) {
 		{"n[01-03,7]", []string{"n01", "n02", "n03", "n7"}},
 		{"a[1-2],b,c[9-10]", []string{"a1", "a2", "b", "c9", "c10"}},
 		{"r[1-2]n[1-2]", []string{"r1n1", "r1n2", "r2n1", "r2n2"}},
+		{"[1-2]x", []string{"1x", "2x"}},                         // a range at the start
+		{"n[5000000-5000001]", []string{"n5000000", "n5000001"}}, // large numbers, a short range
 	}
 	for _, tt := range tests {
 		got, err := expandHosts(tt.in)
@@ -121,7 +123,11 @@ func TestExpandHosts(t *testing.T) {
 			t.Errorf("expandHosts(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "n[3-1]", "n[1-2", "n1-2]", "n[a-b]"} {
+	// The widest range accepted holds 1,000,001 names (b - a = 10^6).
+	if got, err := expandHosts("n[0-1000000]"); err != nil || len(got) != 1_000_001 || got[1_000_000] != "n1000000" {
+		t.Errorf("expandHosts(n[0-1000000]): %d names, %v", len(got), err)
+	}
+	for _, bad := range []string{"", "n[3-1]", "n[1-2", "n1-2]", "n[a-b]", "n[0-1000001]"} {
 		if _, err := expandHosts(bad); err == nil {
 			t.Errorf("expandHosts(%q): no error", bad)
 		}
@@ -198,6 +204,14 @@ func TestReadBoundaries(t *testing.T) {
 	p, err := Read(strings.NewReader("partitions:\n  - {id: 1, procs: 1, speed: 0.001}\n"), "p.yaml")
 	if err != nil || p.Partitions[0].Procs != 1 {
 		t.Errorf("procs 1, speed 0.001: %v", err)
+	}
+	// The largest id and size a 32-bit field holds are accepted, one more is not.
+	p, err = Read(strings.NewReader("partitions:\n  - {id: 2147483647, procs: 2147483647}\n"), "p.yaml")
+	if err != nil || p.Partitions[0].Procs != 2147483647 || p.Partitions[0].ID != 2147483647 {
+		t.Errorf("id and procs 2^31 - 1: %+v, %v", p, err)
+	}
+	if _, err := Read(strings.NewReader("partitions:\n  - {id: 1, procs: 2147483648}\n"), "p.yaml"); err == nil {
+		t.Error("procs 2^31: no error")
 	}
 	for _, in := range []string{"partitions:\n  - {id: 1, procs: 0}\n", "partitions:\n  - {id: 0, procs: 4}\n",
 		"partitions:\n  - {id: 1, procs: 4, speed: 0}\n"} {
