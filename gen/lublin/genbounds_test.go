@@ -151,7 +151,8 @@ func TestCalibrateAtFactorFloor(t *testing.T) {
 
 // TestValidateBounds checks the parameter ranges at their edges: serial_prob
 // 1, u_hi 20 and u_low 0 are valid; u_hi 0, u_low = u_hi, u_med = u_low,
-// u_med = u_hi and a1 0 are refused with the exact message naming the field.
+// u_med = u_hi, a1 0 and an arrival Gamma with almost no mass below its
+// truncation point are refused with the exact message naming the field.
 func TestValidateBounds(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -166,6 +167,10 @@ func TestValidateBounds(t *testing.T) {
 		{"u_med = u_low", func(p *TypeParams) { p.UMed = 0.8 }, "t.u_med = 0.8: must be in (u_low, u_hi) = (0.8, 7)"},
 		{"u_med = u_hi", func(p *TypeParams) { p.UMed = 7 }, "t.u_med = 7: must be in (u_low, u_hi) = (0.8, 7)"},
 		{"a1 0", func(p *TypeParams) { p.A1 = 0 }, "t.a1 = 0: must be a finite number > 0"},
+		// The arrival Gamma's shape is a_arr·arar: 40 leaves 1.5e-9 of the mass
+		// below ln 13, while a_arr/arar = 10 would leave 0.83.
+		{"a_arr·arar 40", func(p *TypeParams) { p.AArr, p.ARAR, p.BArr = 20, 2, 1 },
+			"t.a_arr/b_arr: the Gamma puts only 1.5e-09 of its mass below the truncation point 13; use smaller values"},
 	} {
 		p := WholeParams
 		c.set(&p)
