@@ -1,13 +1,11 @@
 package lublin
 
 import (
-	"encoding/json"
 	"flag"
-	"fmt"
-	"math"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hpcwl/hpcwl/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -49,73 +47,13 @@ func TestFitsPinned(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(v, "", "  ")
+			d, err := golden.Compare(filepath.Join("testdata", c.golden), v, c.tol, *update)
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", c.golden)
-			if *update {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var g, w any
-			if err := json.Unmarshal(got, &g); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(want, &w); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range diffJSON("", g, w, c.tol) {
+			for _, d := range d {
 				t.Error(d)
 			}
 		})
-	}
-}
-
-// diffJSON lists where two decoded JSON values differ, numbers within a
-// relative tol.
-func diffJSON(path string, got, want any, tol float64) []string {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return []string{fmt.Sprintf("%s: %v, want an object", path, got)}
-		}
-		var out []string
-		for k := range w {
-			out = append(out, diffJSON(path+"."+k, g[k], w[k], tol)...)
-		}
-		for k := range g {
-			if _, ok := w[k]; !ok {
-				out = append(out, fmt.Sprintf("%s.%s: unexpected", path, k))
-			}
-		}
-		return out
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return []string{fmt.Sprintf("%s: %v, want %v", path, got, want)}
-		}
-		var out []string
-		for i := range w {
-			out = append(out, diffJSON(fmt.Sprintf("%s[%d]", path, i), g[i], w[i], tol)...)
-		}
-		return out
-	case float64:
-		g, ok := got.(float64)
-		if !ok || !(math.Abs(g-w) <= tol*math.Max(math.Abs(w), 1e-300)) {
-			return []string{fmt.Sprintf("%s: %v, pinned %v", path, got, want)}
-		}
-		return nil
-	default:
-		if got != want {
-			return []string{fmt.Sprintf("%s: %v, pinned %v", path, got, want)}
-		}
-		return nil
 	}
 }

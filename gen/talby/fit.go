@@ -126,7 +126,14 @@ func Fit(t *trace.Trace, opt FitOptions) (Params, *FitReport, error) {
 		p.Machine.Procs = procs
 	}
 	rep := &FitReport{Jobs: t.Len()}
-	rep.Vars = summary.Of(t).Talby
+	st := t
+	if t.Procs != procs {
+		// summary reads the machine size (for CL) from the trace.
+		c := *t
+		c.Procs = procs
+		st = &c
+	}
+	rep.Vars = summary.Of(st).Talby
 	p.Machine.Cm = rep.Vars.Cm
 	p.Machine.CL = float64(rep.Vars.CL)
 	if !(p.Machine.Cm > 0) || !(p.Machine.CL > 0) {

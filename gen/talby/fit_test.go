@@ -119,44 +119,80 @@ func TestFitZipfRecovers(t *testing.T) {
 	}
 }
 
-// A log too short names the layer that cannot be fitted, and why.
-func TestFitTooShort(t *testing.T) {
-	t.Parallel()
+// tooShortLog builds a log of users users on a machine of 64 processors,
+// each with one job a day for days days (a session each), of runtime
+// run(u) for user u; user IDs count from first, or are all -1 when first
+// is -1.
+func tooShortLog(t *testing.T, users, days int, run func(u int) int64, first int64) *trace.Trace {
 	h := swf.Header{}
 	h.Add("MaxProcs", "64")
-	// mk builds a log of users users, each with one job a day for days
-	// days, of runtime run; user IDs -1 when anonymous.
-	mk := func(users, days int, run int64, anonymous bool) *trace.Trace {
-		var jobs []trace.Job
-		for d := range days {
-			for u := range users {
-				j := swf.NewJob()
-				j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), int64(d*86400+u*60), run, 4, 1, int64(u+1)
-				if anonymous {
-					j.User = -1
-				}
-				tj, err := trace.FromSWF(&j)
-				if err != nil {
-					t.Fatal(err)
-				}
-				jobs = append(jobs, tj)
+	var jobs []trace.Job
+	for d := range days {
+		for u := range users {
+			j := swf.NewJob()
+			j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), int64(d*86400+u*60), run(u), 4, 1, first+int64(u)
+			if first == -1 {
+				j.User = -1
 			}
+			tj, err := trace.FromSWF(&j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs = append(jobs, tj)
 		}
-		return trace.New(h, jobs, trace.Options{})
+	}
+	return trace.New(h, jobs, trace.Options{})
+}
+
+// A log too short names the layer that cannot be fitted, and why; each
+// threshold is checked at its edge (50 sessions, 20 users, 20 full weeks:
+// the log one short of it is refused by that layer, the log at it gets
+// past).
+func TestFitTooShort(t *testing.T) {
+	t.Parallel()
+	constRun := func(r int64) func(int) int64 { return func(int) int64 { return r } }
+	mk := func(users, days int, run int64, anonymous bool) *trace.Trace {
+		first := int64(1)
+		if anonymous {
+			first = -1
+		}
+		return tooShortLog(t, users, days, constRun(run), first)
+	}
+	// Users 0-30 run nothing, 31-59 a day each: the median CPU work is 0
+	// while the load is not.
+	halfIdle := func(u int) int64 {
+		if u < 31 {
+			return 0
+		}
+		return 86000
 	}
 	for _, tc := range []struct {
 		name string
 		tr   *trace.Trace
-		want []string
+		opt  FitOptions
+		want []string // nil: no error
 	}{
-		{"five weeks", mk(60, 35, 100, false), []string{"user layer", "4 full weeks", "need at least 20"}},
-		{"20 jobs", mk(20, 1, 100, false), []string{"session layer", "20 sessions", "at least 50"}},
-		{"10 users", mk(10, 200, 100, false), []string{"user layer", "10 users", "at least 20"}},
-		{"no user IDs", mk(60, 200, 100, true), []string{"user layer", "no user IDs (field 12"}},
-		{"no CPU work", mk(60, 200, 0, false), []string{"machine layer", "median CPU work (0 s)"}},
+		{"five weeks", mk(60, 35, 100, false), FitOptions{}, []string{"user layer", "4 full weeks", "need at least 20"}},
+		{"20 jobs", mk(20, 1, 100, false), FitOptions{}, []string{"session layer", "20 sessions", "at least 50"}},
+		{"49 sessions", mk(7, 7, 100, false), FitOptions{}, []string{"session layer", "49 sessions", "at least 50"}},
+		{"50 sessions", mk(10, 5, 100, false), FitOptions{}, []string{"user layer", "10 users", "at least 20"}},
+		{"10 users", mk(10, 200, 100, false), FitOptions{}, []string{"user layer", "10 users", "at least 20"}},
+		{"19 users", mk(19, 5, 100, false), FitOptions{}, []string{"user layer", "19 users", "at least 20"}},
+		{"20 users", mk(20, 5, 100, false), FitOptions{}, []string{"user layer", "the log has 0 full weeks"}},
+		{"20 full weeks", mk(20, 145, 100, false), FitOptions{}, nil},
+		{"no user IDs", mk(60, 200, 100, true), FitOptions{}, []string{"user layer", "no user IDs (field 12"}},
+		{"user 0 only", tooShortLog(t, 1, 60, constRun(100), 0), FitOptions{}, []string{"user layer", "1 users", "at least 20"}},
+		{"no CPU work", mk(60, 200, 0, false), FitOptions{}, []string{"machine layer", "median CPU work (0 s)"}},
+		{"median CPU work 0", tooShortLog(t, 60, 200, halfIdle, 1), FitOptions{}, []string{"machine layer", "median CPU work (0 s)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Fit(tc.tr, FitOptions{})
+			_, rep, err := Fit(tc.tr, tc.opt)
+			if tc.want == nil {
+				if err != nil || rep.Weeks != MinWeeks {
+					t.Fatalf("got %v and %d full weeks, want no error and %d", err, rep.Weeks, MinWeeks)
+				}
+				return
+			}
 			if !errors.Is(err, ErrTooShort) {
 				t.Fatalf("got %v, want ErrTooShort", err)
 			}
@@ -166,6 +202,26 @@ func TestFitTooShort(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The machine size comes from the header or the options; without either
+// the fit stops at once. A machine so large that Table 28 gives it no
+// positive load still fits (the log's Cm and CL replace the table's).
+func TestFitMachineSize(t *testing.T) {
+	t.Parallel()
+	tr := tooShortLog(t, 20, 145, func(int) int64 { return 100 }, 1)
+	tr.Procs = 0
+	_, _, err := Fit(tr, FitOptions{})
+	if err == nil || !strings.Contains(err.Error(), "machine size unknown") {
+		t.Errorf("no machine size: got %v", err)
+	}
+	p, _, err := Fit(tr, FitOptions{Procs: 400000})
+	if err != nil {
+		t.Fatalf("400,000 processors: %v", err)
+	}
+	if p.Machine.Procs != 400000 || p.NewUsers.Mu == 0 || p.Validate() != nil {
+		t.Errorf("400,000 processors: machine %+v, new users %+v, %v", p.Machine, p.NewUsers, p.Validate())
 	}
 }
 

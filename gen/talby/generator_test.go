@@ -2,6 +2,7 @@ package talby
 
 import (
 	"errors"
+	"github.com/hpcwl/hpcwl/swf"
 	"math"
 	"reflect"
 	"strings"
@@ -108,11 +109,50 @@ func TestWeekendClass(t *testing.T) {
 	}
 }
 
+// TestJobOrder checks Workload.Jobs' order, by submit time, then user,
+// then generation order, on a workload with ties between users.
+func TestJobOrder(t *testing.T) {
+	t.Parallel()
+	w, err := Generate(defaults(t), Config{Weeks: 100, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ties := 0
+	for i := 1; i < len(w.Jobs); i++ {
+		a, b := w.Jobs[i-1], w.Jobs[i]
+		switch {
+		case a.Submit > b.Submit, a.Submit == b.Submit && a.User > b.User:
+			t.Fatalf("jobs %d and %d out of order: %+v, %+v", i, i+1, a, b)
+		case a.Submit == b.Submit && a.User == b.User && a.Session > b.Session:
+			t.Fatalf("jobs %d and %d not in generation order: %+v, %+v", i, i+1, a, b)
+		case a.Submit == b.Submit && a.User < b.User:
+			ties++
+		}
+	}
+	if ties == 0 {
+		t.Error("no two users submit at the same second: the order between users is not tested")
+	}
+}
+
+// TestGenerateBadInput checks the errors for bad configurations and
+// parameters, and the edges of the allowed number of weeks.
 func TestGenerateBadInput(t *testing.T) {
 	t.Parallel()
 	p := defaults(t)
 	if _, err := Generate(p, Config{Weeks: 0}); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 weeks: %v", err)
+	}
+	if w, err := Generate(p, Config{Weeks: 1}); err != nil || len(w.Jobs) == 0 {
+		t.Errorf("1 week: %v", err)
+	}
+	// MaxWeeks is allowed, one more is not: Stream stops at the first job.
+	stop := errors.New("stop")
+	first := func(*swf.Job) error { return stop }
+	if _, err := Stream(p, Config{Weeks: MaxWeeks}, first); !errors.Is(err, stop) {
+		t.Errorf("%d weeks: %v", MaxWeeks, err)
+	}
+	if _, err := Stream(p, Config{Weeks: MaxWeeks + 1}, first); !errors.Is(err, ErrConfig) {
+		t.Errorf("%d weeks: %v", MaxWeeks+1, err)
 	}
 	for _, c := range []struct {
 		edit func(*Params)
