@@ -3,6 +3,7 @@ package talby
 import (
 	"flag"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/golden"
@@ -11,6 +12,43 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the pinned files in testdata")
+
+// kthFits holds the two fits of KTH-SP2 (seed 1; our extensions, then the
+// thesis' rules) that several tests share, made once per test binary.
+var kthFits struct {
+	once sync.Once
+	p    [2]Params
+	rep  [2]*FitReport
+	err  error
+}
+
+// fitKTH returns the shared fit of KTH-SP2 with FitOptions{Seed: 1,
+// ThesisRules: thesis}; callers must not change it.
+func fitKTH(t testing.TB, thesis bool) (Params, *FitReport) {
+	t.Helper()
+	kthFits.once.Do(func() {
+		tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
+		if err != nil {
+			kthFits.err = err
+			return
+		}
+		for i := range 2 {
+			kthFits.p[i], kthFits.rep[i], err = Fit(tr, FitOptions{Seed: 1, ThesisRules: i == 1})
+			if err != nil {
+				kthFits.err = err
+				return
+			}
+		}
+	})
+	if kthFits.err != nil {
+		t.Fatal(kthFits.err)
+	}
+	i := 0
+	if thesis {
+		i = 1
+	}
+	return kthFits.p[i], kthFits.rep[i]
+}
 
 // TestFitPinned pins every figure of the fit of KTH-SP2 (parameters and
 // report), with our extensions and with the thesis' rules, so that any
@@ -22,21 +60,14 @@ var update = flag.Bool("update", false, "rewrite the pinned files in testdata")
 // docs/validation.md.
 func TestFitPinned(t *testing.T) {
 	t.Parallel()
-	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct {
-		file string
-		opt  FitOptions
+		file   string
+		thesis bool
 	}{
-		{"kth-fit.json", FitOptions{Seed: 1}},
-		{"kth-fit-thesis.json", FitOptions{Seed: 1, ThesisRules: true}},
+		{"kth-fit.json", false},
+		{"kth-fit-thesis.json", true},
 	} {
-		p, rep, err := Fit(tr, c.opt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, rep := fitKTH(t, c.thesis)
 		v := struct {
 			Params Params     `json:"params"`
 			Report *FitReport `json:"report"`
@@ -95,18 +126,8 @@ func pin(w *Workload) pinnedRun {
 // needs a new Version. Stream must hand out the same records.
 func TestGeneratePinned(t *testing.T) {
 	t.Parallel()
-	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fitted, _, err := Fit(tr, FitOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	thesis, _, err := Fit(tr, FitOptions{Seed: 1, ThesisRules: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fitted, _ := fitKTH(t, false)
+	thesis, _ := fitKTH(t, true)
 	for _, c := range []struct {
 		file string
 		p    Params

@@ -45,10 +45,7 @@ func TestSelfConsistencyKTH(t *testing.T) {
 }
 
 func selfConsistency(t *testing.T, tr *trace.Trace, opt FitOptions, pin bool) {
-	p, rep, err := Fit(tr, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, rep := fitKTH(t, opt.ThesisRules) // the log's fit, with opt
 	type value struct {
 		name   string
 		get    func(Params, *FitReport, summary.Variables) float64

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/swf"
-	"github.com/hpcwl/hpcwl/trace"
 )
 
 // TestStreamMatchesGenerate compares the records Stream hands out with the
@@ -48,14 +47,7 @@ func TestStreamMatchesGenerate(t *testing.T) {
 	}
 	// The parameters fitted to KTH-SP2 (fitted start-up activity,
 	// placement by start times, empirical runtimes).
-	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fp, _, err := Fit(tr, FitOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fp, _ := fitKTH(t, false)
 	cfg := Config{Weeks: 30, Seed: 2}
 	want, err := Generate(fp, cfg)
 	if err != nil {
