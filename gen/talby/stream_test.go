@@ -70,3 +70,32 @@ func TestStreamMatchesGenerate(t *testing.T) {
 		t.Errorf("error from fn: got %v", err)
 	}
 }
+
+// TestStreamWeekBoundary streams a workload with jobs submitted at the
+// very second a week starts (seed 9, week 10): they belong to the next
+// week's batch, after every job of the week before.
+func TestStreamWeekBoundary(t *testing.T) {
+	t.Parallel()
+	p := defaults(t)
+	cfg := Config{Weeks: 11, Seed: 9}
+	want, err := Generate(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 0
+	for _, j := range want.Jobs {
+		if j.Submit == 10*7*86400 {
+			at++
+		}
+	}
+	if at == 0 {
+		t.Fatal("no job at the start of week 10: the case is not tested")
+	}
+	var got []swf.Job
+	if _, err := Stream(p, cfg, func(j *swf.Job) error { got = append(got, *j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want.SWF()) {
+		t.Errorf("%d jobs streamed, %d generated, or not the same", len(got), len(want.Jobs))
+	}
+}
