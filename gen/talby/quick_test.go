@@ -1,18 +1,8 @@
 package talby
 
 // quick is set by the mutation build tag (scripts/mutation runs talby's
-// tests once per mutant, hundreds of times): TestSelfConsistencyKTH then
-// regenerates and re-fits 1 workload instead of scInstances for the
-// thesis' rules, which are run and reported but not pinned; the pinned
-// fit keeps its scInstances (with 3, the spread of the re-fits is too
-// small an estimate and the check fails on the code as it is).
+// tests once per mutant, hundreds of times): TestSelfConsistencyKTH, which
+// regenerates and re-fits seven workloads (most of the package's test
+// time), is then skipped. The fits and workloads it starts from are pinned
+// digit for digit by TestFitPinned and TestGeneratePinned, which run.
 var quick bool
-
-// quickInstances is the number of workloads regenerated under the
-// mutation tag, for a pinned fit or not.
-func quickInstances(pinned bool) int {
-	if pinned {
-		return scInstances
-	}
-	return 1
-}

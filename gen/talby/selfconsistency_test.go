@@ -25,8 +25,8 @@ const scInstances = 6
 // not pinned).
 func TestSelfConsistencyKTH(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("fits a log and six generated workloads")
+	if testing.Short() || quick {
+		t.Skip("fits a log and seven generated workloads")
 	}
 	tr, err := trace.Load("builtin:KTH-SP2", trace.Options{})
 	if err != nil {
@@ -67,9 +67,6 @@ func selfConsistency(t *testing.T, tr *trace.Trace, opt FitOptions, pin bool) {
 	orig := summary.Of(tr).Talby
 	got := make([][]float64, len(values))
 	k := scInstances
-	if quick {
-		k = quickInstances(pin)
-	}
 	for s := uint64(1); s <= uint64(k); s++ {
 		cfg := Config{Weeks: rep.Weeks + 2, Seed: s}
 		w, err := Generate(p, cfg)
