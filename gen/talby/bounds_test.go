@@ -1,6 +1,7 @@
 package talby
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -46,7 +47,16 @@ func fieldAt(t *testing.T, p *Params, path string) reflect.Value {
 // fields' documentation.
 func TestValidateRanges(t *testing.T) {
 	t.Parallel()
-	base, _ := fitKTH(t, false)
+	// A deep copy: the shared fit's slices and pointers are changed below.
+	shared, _ := fitKTH(t, false)
+	raw, err := json.Marshal(shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var base Params
+	if err := json.Unmarshal(raw, &base); err != nil {
+		t.Fatal(err)
+	}
 	inf := math.Inf(1)
 	for _, c := range []struct {
 		path   string
