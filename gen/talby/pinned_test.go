@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hpcwl/hpcwl/internal/golden"
+	"github.com/hpcwl/hpcwl/internal/testdata"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 )
@@ -51,7 +52,8 @@ func fitKTH(t testing.TB, thesis bool) (Params, *FitReport) {
 }
 
 // TestFitPinned pins every figure of the fit of KTH-SP2 (parameters and
-// report), with our extensions and with the thesis' rules, so that any
+// report), with our extensions and with the thesis' rules, and of
+// SDSC-Par-1996 with our extensions, so that any
 // change in how the log is read, classified or fitted shows. The
 // self-consistency and recovery tests say whether the fit is right; this
 // one says that it did not move. Numbers must agree within a relative
@@ -66,8 +68,23 @@ func TestFitPinned(t *testing.T) {
 	}{
 		{"kth-fit.json", false},
 		{"kth-fit-thesis.json", true},
+		{"sdsc-par-fit.json", false},
 	} {
-		p, rep := fitKTH(t, c.thesis)
+		var p Params
+		var rep *FitReport
+		if c.file == "sdsc-par-fit.json" {
+			// A second log, with new users in week 12 and classes of other
+			// sizes than KTH-SP2's.
+			tr, err := trace.Load(testdata.Path(t, "SDSC-Par-1996-3.1-cln.swf.gz"), trace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, rep, err = Fit(tr, FitOptions{Seed: 1}); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			p, rep = fitKTH(t, c.thesis)
+		}
 		v := struct {
 			Params Params     `json:"params"`
 			Report *FitReport `json:"report"`
