@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -236,6 +237,43 @@ func TestFitParamsRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(p, q) {
 			t.Errorf("thesis rules %v: parameters changed through JSON", thesis)
+		}
+	}
+}
+
+// TestFitSingleSessions fits a log whose 120 users have one session each,
+// one every 36 hours (about 25 full weeks): no session has a predecessor
+// and every session of a user with a known first week is in its first
+// week of activity, so neither P(SC) nor Table 36's trend in WoA can be
+// fitted, and both keep the published values, saying so.
+func TestFitSingleSessions(t *testing.T) {
+	t.Parallel()
+	h := swf.Header{}
+	h.Add("MaxProcs", "64")
+	var jobs []trace.Job
+	for u := range 120 {
+		j := swf.NewJob()
+		j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(u+1), int64(u)*36*3600, 600+int64(u)*60, 1+int64(u%8), 1, int64(u+1)
+		tj, err := trace.FromSWF(&j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, tj)
+	}
+	p, rep, err := Fit(trace.New(h, jobs, trace.Options{}), FitOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := DefaultParams(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sessions != 120 || p.SessionClasses.Global != def.SessionClasses.Global || p.SessionClasses.WoA != def.SessionClasses.WoA {
+		t.Errorf("%d sessions; P(SC) %v, WoA %v; want 120 and the published %v, %v", rep.Sessions, p.SessionClasses.Global, p.SessionClasses.WoA, def.SessionClasses.Global, def.SessionClasses.WoA)
+	}
+	for _, want := range []string{"too few sessions with a predecessor: published P(SC) kept", "published Table 36 kept"} {
+		if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("no note saying %q in %q", want, p.Notes)
 		}
 	}
 }
