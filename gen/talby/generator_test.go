@@ -250,3 +250,53 @@ func TestInstancesAverage(t *testing.T) {
 		t.Errorf("0 instances: %v", err)
 	}
 }
+
+// TestGenerateDegenerate generates from two corner cases of valid
+// parameters. With every runtime spread 0, each job of a session class
+// with fitted runtime quantiles runs the median of its quantiles (score 0;
+// the spreads' sum is taken as 1 so that the score is defined). With
+// Table 36's lines at 0 (slope 0, intercept −1) Eq. 18 gives no class a
+// positive weight, and the classes are drawn from the chain alone: all
+// five appear.
+func TestGenerateDegenerate(t *testing.T) {
+	t.Parallel()
+	shared, _ := fitKTH(t, false)
+	var b strings.Builder
+	if err := WriteParams(&b, shared); err != nil { // a deep copy
+		t.Fatal(err)
+	}
+	p, err := ReadParams(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range p.Jobs {
+		p.Jobs[c].Runtime.Session, p.Jobs[c].Runtime.Sequence, p.Jobs[c].Runtime.Job = 0, 0, 0
+	}
+	w, err := Generate(p, Config{Weeks: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range w.Jobs {
+		rt := p.Jobs[j.SessionClass].Runtime
+		if want := min(max(quantileRuntime(rt.Quantiles, 0), 1), rt.Max); j.Runtime != want {
+			t.Fatalf("%+v: runtime %d, want the median %d", j, j.Runtime, want)
+		}
+	}
+	if len(w.Jobs) == 0 {
+		t.Fatal("no jobs")
+	}
+
+	q := defaults(t)
+	for c := range q.SessionClasses.WoA {
+		q.SessionClasses.WoA[c] = WoALine{Slope: 0, Intercept: -1}
+	}
+	w, err = Generate(q, Config{Weeks: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c, n := range w.SessionClasses {
+		if n == 0 {
+			t.Errorf("no session of class %d: %v", c, w.SessionClasses)
+		}
+	}
+}
