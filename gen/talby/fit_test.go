@@ -277,3 +277,49 @@ func TestFitSingleSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestFitHelpersByHand checks the small estimators on inputs worked by
+// hand. fitRepeat: two users of the same class give the largest repeat
+// probability (0.999, the likelihood grows with r); shares ½, ½ and the
+// classes A, A, B give a derivative of 0 at r = 0 ((1 − ½)/½ + (0 − ½)/½),
+// so r = 0. fitInactivity: three weeks are enough for a line, two are
+// not. gpdLogLik: a count at the cap Max takes the whole tail above Max −
+// ½. fitGPD: without first-week observations the first-week shape and
+// scale stay as given, bit for bit, and likewise the line of the later
+// weeks without later weeks.
+func TestFitHelpersByHand(t *testing.T) {
+	share := [NumUserClasses]float64{0.5, 0.5, 0, 0}
+	if r := fitRepeat([]userclass.Class{0, 0}, share); r != 0.999 {
+		t.Errorf("A, A: repeat %v, want 0.999", r)
+	}
+	if r := fitRepeat([]userclass.Class{0, 0, 1}, share); r != 0 {
+		t.Errorf("A, A, B: repeat %v, want 0", r)
+	}
+	in := Inactivity{Week2: 0.1, Weeks3to5: 0.05}
+	// Weeks 2, 3, 6: inactive shares 0.3, 0.25, 0.2; after the offsets
+	// 0.2, 0.2, 0.2: a flat line, A = 0, B = 0.2.
+	l, ok := fitInactivity(map[int][2]int{2: {10, 3}, 3: {20, 5}, 6: {5, 1}}, in)
+	if !ok || math.Abs(l.A) > 1e-12 || math.Abs(l.B-0.2) > 1e-12 {
+		t.Errorf("three weeks: %+v, %v; want A 0, B 0.2", l, ok)
+	}
+	if _, ok := fitInactivity(map[int][2]int{2: {10, 3}, 3: {20, 5}, 7: {0, 0}}, in); ok {
+		t.Error("two weeks with users: fitted")
+	}
+	sp := SessionsPerWeek{Mu: 0.6, SigmaFloor: 0.1, Max: 5}
+	line := GPDLine{KIntercept: 0.2, SigmaIntercept: 2}
+	k, s := 0.2, 2.0
+	want := 3 * math.Log(1-gpdCDF(4.5, k, s, 0.6))
+	if got := gpdLogLik([]gpdObs{{woa: 2, n: 5, count: 3}}, sp, line); math.Abs(got-want) > 1e-12 {
+		t.Errorf("count at the cap: log-likelihood %v, want %v", got, want)
+	}
+	start := GPDLine{KIntercept: 0.3, SigmaIntercept: 1.7, FirstK: 0.123456789, FirstSigma: 2.3456789}
+	sp.FirstWeek = true
+	got := fitGPD([]gpdObs{{woa: 2, n: 1, count: 5}, {woa: 3, n: 2, count: 3}}, sp, start)
+	if got.FirstK != start.FirstK || got.FirstSigma != start.FirstSigma {
+		t.Errorf("no first-week data: first week %v, %v; want %v, %v", got.FirstK, got.FirstSigma, start.FirstK, start.FirstSigma)
+	}
+	got = fitGPD([]gpdObs{{woa: 1, n: 1, count: 5}, {woa: 1, n: 3, count: 2}}, sp, start)
+	if got.KIntercept != start.KIntercept || got.SigmaIntercept != start.SigmaIntercept || got.KSlope != 0 || got.SigmaSlope != 0 {
+		t.Errorf("no later weeks: line %+v, want %+v", got, start)
+	}
+}
