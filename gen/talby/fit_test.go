@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hpcwl/hpcwl/sessionclass"
 	"github.com/hpcwl/hpcwl/swf"
 	"github.com/hpcwl/hpcwl/trace"
 	"github.com/hpcwl/hpcwl/userclass"
@@ -321,5 +322,83 @@ func TestFitHelpersByHand(t *testing.T) {
 	got = fitGPD([]gpdObs{{woa: 1, n: 1, count: 5}, {woa: 1, n: 3, count: 2}}, sp, start)
 	if got.KIntercept != start.KIntercept || got.SigmaIntercept != start.SigmaIntercept || got.KSlope != 0 || got.SigmaSlope != 0 {
 		t.Errorf("no later weeks: line %+v, want %+v", got, start)
+	}
+}
+
+// jobClassOf fits the job layer of sessions whose jobs have the given
+// sizes (one session per slice; jobs 10 s apart, runtime 100 s) on a
+// machine of 128 processors, where a size's normalized value is itself.
+func jobClassOf(t *testing.T, sessions ...[]int64) JobClass {
+	t.Helper()
+	h := swf.Header{}
+	h.Add("MaxProcs", "128")
+	var jobs []trace.Job
+	var ss []*sessionclass.Session
+	for i, sizes := range sessions {
+		s := &sessionclass.Session{User: 1, First: int64(i) * 86400}
+		for k, n := range sizes {
+			j := swf.NewJob()
+			j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), s.First+int64(k)*10, 100, n, 1, 1
+			tj, err := trace.FromSWF(&j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Jobs = append(s.Jobs, int32(len(jobs)))
+			jobs = append(jobs, tj)
+		}
+		ss = append(ss, s)
+	}
+	return FitJobClass(trace.New(h, jobs, trace.Options{}), ss, 128)
+}
+
+// TestFitJobClassSizes checks the size table of FitJobClass by hand: at
+// most 128 sizes, the most frequent, ties going to the smaller size; and
+// the repeat probability, 0 when it cannot be estimated (one size only,
+// or no session of two jobs).
+func TestFitJobClassSizes(t *testing.T) {
+	t.Parallel()
+	sizesOf := func(j JobClass) (norms []float64, ps []float64) {
+		for _, s := range j.Sizes {
+			norms, ps = append(norms, s.Norm), append(ps, s.P)
+		}
+		return norms, ps
+	}
+	seq := func(lo, hi int64) []float64 {
+		var out []float64
+		for n := lo; n <= hi; n++ {
+			out = append(out, float64(n))
+		}
+		return out
+	}
+	// Sizes 1 and 2 once, 3 to 130 twice: the 128 frequent ones stay.
+	var a []int64
+	for n := int64(1); n <= 130; n++ {
+		a = append(a, n)
+		if n >= 3 {
+			a = append(a, n)
+		}
+	}
+	norms, ps := sizesOf(jobClassOf(t, a))
+	if want := seq(3, 130); !slices.Equal(norms, want) {
+		t.Errorf("frequent sizes: %v, want %v", norms, want)
+	}
+	for _, p := range ps {
+		if p != 1.0/128 {
+			t.Fatalf("frequent sizes: probabilities %v, want 1/128 each", ps)
+		}
+	}
+	// Sizes 1 to 130 once each: ties, the 128 smallest stay.
+	var b []int64
+	for n := int64(130); n >= 1; n-- {
+		b = append(b, n)
+	}
+	if norms, _ := sizesOf(jobClassOf(t, b)); !slices.Equal(norms, seq(1, 128)) {
+		t.Errorf("tied sizes: %v, want 1 to 128", norms)
+	}
+	if j := jobClassOf(t, []int64{4, 4, 4}, []int64{4, 4}); j.Repeat != 0 || len(j.Sizes) != 1 {
+		t.Errorf("one size: repeat %v, sizes %v; want 0 and one size", j.Repeat, j.Sizes)
+	}
+	if j := jobClassOf(t, []int64{4}, []int64{8}, []int64{16}); j.Repeat != 0 || len(j.Sizes) != 3 {
+		t.Errorf("sessions of one job: repeat %v, sizes %v; want 0 and three sizes", j.Repeat, j.Sizes)
 	}
 }
