@@ -326,9 +326,9 @@ func TestFitHelpersByHand(t *testing.T) {
 }
 
 // jobClassOf fits the job layer of sessions whose jobs have the given
-// sizes (one session per slice; jobs 10 s apart, runtime 100 s) on a
-// machine of 128 processors, where a size's normalized value is itself.
-func jobClassOf(t *testing.T, sessions ...[]int64) JobClass {
+// sizes (one session per slice; jobs gap seconds apart, runtime 100 s) on
+// a machine of 128 processors, where a size's normalized value is itself.
+func jobClassOf(t *testing.T, gap int64, sessions ...[]int64) JobClass {
 	t.Helper()
 	h := swf.Header{}
 	h.Add("MaxProcs", "128")
@@ -338,7 +338,7 @@ func jobClassOf(t *testing.T, sessions ...[]int64) JobClass {
 		s := &sessionclass.Session{User: 1, First: int64(i) * 86400}
 		for k, n := range sizes {
 			j := swf.NewJob()
-			j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), s.First+int64(k)*10, 100, n, 1, 1
+			j.ID, j.Submit, j.Runtime, j.Procs, j.Status, j.User = int64(len(jobs)+1), s.First+int64(k)*gap, 100, n, 1, 1
 			tj, err := trace.FromSWF(&j)
 			if err != nil {
 				t.Fatal(err)
@@ -378,7 +378,7 @@ func TestFitJobClassSizes(t *testing.T) {
 			a = append(a, n)
 		}
 	}
-	norms, ps := sizesOf(jobClassOf(t, a))
+	norms, ps := sizesOf(jobClassOf(t, 10, a))
 	if want := seq(3, 130); !slices.Equal(norms, want) {
 		t.Errorf("frequent sizes: %v, want %v", norms, want)
 	}
@@ -392,13 +392,37 @@ func TestFitJobClassSizes(t *testing.T) {
 	for n := int64(130); n >= 1; n-- {
 		b = append(b, n)
 	}
-	if norms, _ := sizesOf(jobClassOf(t, b)); !slices.Equal(norms, seq(1, 128)) {
+	if norms, _ := sizesOf(jobClassOf(t, 10, b)); !slices.Equal(norms, seq(1, 128)) {
 		t.Errorf("tied sizes: %v, want 1 to 128", norms)
 	}
-	if j := jobClassOf(t, []int64{4, 4, 4}, []int64{4, 4}); j.Repeat != 0 || len(j.Sizes) != 1 {
+	if j := jobClassOf(t, 10, []int64{4, 4, 4}, []int64{4, 4}); j.Repeat != 0 || len(j.Sizes) != 1 {
 		t.Errorf("one size: repeat %v, sizes %v; want 0 and one size", j.Repeat, j.Sizes)
 	}
-	if j := jobClassOf(t, []int64{4}, []int64{8}, []int64{16}); j.Repeat != 0 || len(j.Sizes) != 3 {
-		t.Errorf("sessions of one job: repeat %v, sizes %v; want 0 and three sizes", j.Repeat, j.Sizes)
+	if j := jobClassOf(t, 10, []int64{4}, []int64{8}, []int64{16}); j.Repeat != 0 || len(j.Sizes) != 3 || j.Jobs.Max != 1 {
+		t.Errorf("sessions of one job: repeat %v, sizes %v, jobs %+v; want 0, three sizes, max 1", j.Repeat, j.Sizes, j.Jobs)
+	}
+	// The maximum-likelihood Zipf of sessions of one job each on 1..1 is
+	// flat: a = 0 exactly (the score is already met at a = 0).
+	if a := fitZipf([]int{1, 1, 1}, 1); a != 0 {
+		t.Errorf("fitZipf of ones: %v, want 0", a)
+	}
+}
+
+// TestFitJobClassOneSession checks the variance components and the submit
+// gaps of FitJobClass where they have too few data to be estimated: one
+// session of equal runtimes has every spread 0 (not NaN); jobs submitted
+// together have only zero gaps (share 1, μ and σ 0); one positive gap of
+// 10 s gives μ = ln 10 and σ 0.
+func TestFitJobClassOneSession(t *testing.T) {
+	t.Parallel()
+	j := jobClassOf(t, 10, []int64{4, 4, 8})
+	if r := j.Runtime; r.Session != 0 || r.Sequence != 0 || r.Job != 0 || r.Mu != math.Log(100) {
+		t.Errorf("one session: runtime %+v, want spreads 0 and mu ln 100", r)
+	}
+	if g := jobClassOf(t, 0, []int64{4, 4, 4}).Gap; g != (Gap{Zero: 1}) {
+		t.Errorf("jobs submitted together: gap %+v, want zero 1, mu 0, sigma 0", g)
+	}
+	if g := jobClassOf(t, 10, []int64{4, 4}).Gap; g != (Gap{Zero: 0, Mu: math.Log(10), Sigma: 0}) {
+		t.Errorf("one gap of 10 s: gap %+v, want mu ln 10, sigma 0", g)
 	}
 }
