@@ -249,6 +249,10 @@ func TestInstancesAverage(t *testing.T) {
 	if _, err := Instances(p, Config{Weeks: 1}, 0, nil); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 instances: %v", err)
 	}
+	// One instance: its values, with a spread of 0.
+	if a := Average(ins[:1])["jobs"]; a != (Spread{Mean: float64(ins[0].Jobs)}) {
+		t.Errorf("one instance: jobs %+v, want mean %d and sd 0", a, ins[0].Jobs)
+	}
 }
 
 // TestGenerateDegenerate generates from two corner cases of valid

@@ -182,3 +182,17 @@ func TestDefaultJobsMeanJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestLogSD checks the spread of ln x from a median m and an interval i by
+// hand: asinh(i/(2m))/1.645, so i = 2m·sinh(1.645) gives 1; a median or an
+// interval of 0 or less gives 0.
+func TestLogSD(t *testing.T) {
+	if got := logSD(3, 6*math.Sinh(1.645)); math.Abs(got-1) > 1e-12 {
+		t.Errorf("logSD(3, 6 sinh 1.645) = %v, want 1", got)
+	}
+	for _, c := range [][2]float64{{0, 5}, {-1, 5}, {3, 0}, {3, -2}} {
+		if got := logSD(c[0], c[1]); got != 0 {
+			t.Errorf("logSD(%v, %v) = %v, want 0", c[0], c[1], got)
+		}
+	}
+}
