@@ -243,8 +243,12 @@ func TestInstancesAverage(t *testing.T) {
 	}
 	a := Average(ins)
 	m := float64(ins[0].Jobs+ins[1].Jobs+ins[2].Jobs) / 3
-	if !(math.Abs(a["jobs"].Mean-m) <= 1e-9) || !(a["jobs"].SD > 0) {
-		t.Errorf("jobs mean %v sd %v, want mean %v and a positive sd", a["jobs"].Mean, a["jobs"].SD, m)
+	var ss float64
+	for _, in := range ins {
+		ss += (float64(in.Jobs) - m) * (float64(in.Jobs) - m)
+	}
+	if sd := math.Sqrt(ss / 2); !(math.Abs(a["jobs"].Mean-m) <= 1e-9) || !(math.Abs(a["jobs"].SD-sd) <= 1e-9*sd) || !(sd > 0) {
+		t.Errorf("jobs mean %v sd %v, want mean %v and sd %v", a["jobs"].Mean, a["jobs"].SD, m, sd)
 	}
 	if _, err := Instances(p, Config{Weeks: 1}, 0, nil); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 instances: %v", err)
