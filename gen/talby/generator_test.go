@@ -253,6 +253,12 @@ func TestInstancesAverage(t *testing.T) {
 	if _, err := Instances(p, Config{Weeks: 1}, 0, nil); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 instances: %v", err)
 	}
+	// One instance is enough; an error of fn stops the run and is returned.
+	stop := errors.New("stop")
+	calls := 0
+	if _, err := Instances(p, Config{Weeks: 1, Seed: 3}, 1, func(int, *Workload, Config) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+		t.Errorf("one instance, fn failing: %v after %d calls", err, calls)
+	}
 	// One instance: its values, with a spread of 0.
 	if a := Average(ins[:1])["jobs"]; a != (Spread{Mean: float64(ins[0].Jobs)}) {
 		t.Errorf("one instance: jobs %+v, want mean %d and sd 0", a, ins[0].Jobs)

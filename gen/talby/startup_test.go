@@ -79,11 +79,29 @@ func fitStartupLine(t *testing.T, p Params, want InactivityLine, weeks int, newR
 	}
 }
 
+// TestFitStartupActivityTooFew checks the edges of the data the start-up
+// activity needs: MinClassUsers start-up users (with no new users
+// expected, mean 0) and 3 weeks are enough; one user fewer, or 2 weeks,
+// are not, and leave a note.
 func TestFitStartupActivityTooFew(t *testing.T) {
 	p := defaults(t)
+	share := [NumUserClasses]float64{1, 0, 0, 0}
 	early := []startupUser{{class: userclass.LTLU, per: map[int]int{1: 2}}}
-	if _, _, notes, ok := fitStartupActivity(p, early, 30, 0, [NumUserClasses]float64{1, 0, 0, 0}); ok || len(notes) != 1 {
+	if _, _, notes, ok := fitStartupActivity(p, early, 30, 0, share); ok || len(notes) != 1 {
 		t.Errorf("one start-up user: fitted %v, notes %q", ok, notes)
+	}
+	early = nil
+	for u := range MinClassUsers {
+		early = append(early, startupUser{class: userclass.LTLU, per: map[int]int{1: 2 + u, 2: 1, 3: 1 + u%2}})
+	}
+	if _, _, notes, ok := fitStartupActivity(p, early, 3, 0, share); !ok {
+		t.Errorf("%d start-up users over 3 weeks: not fitted (%q)", MinClassUsers, notes)
+	}
+	if _, _, notes, ok := fitStartupActivity(p, early[1:], 3, 0, share); ok || len(notes) != 1 {
+		t.Errorf("%d start-up users: fitted %v, notes %q", MinClassUsers-1, ok, notes)
+	}
+	if _, _, notes, ok := fitStartupActivity(p, early, 2, 0, share); ok || len(notes) != 1 {
+		t.Errorf("2 weeks: fitted %v, notes %q", ok, notes)
 	}
 }
 
