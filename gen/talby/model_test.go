@@ -196,3 +196,44 @@ func TestLogSD(t *testing.T) {
 		}
 	}
 }
+
+// TestGPDByHand checks the generalized Pareto functions on values worked
+// by hand: with shape 0 the exponential, whose median is μ + σ ln 2; at the
+// upper end of a negative shape (1 + k z = 0) the distribution function is
+// 1; the quantile function inverts it for shapes 0.3, 0 and −0.2; and the
+// rounded session counts of Params.SessionCountPMF add up to 1, the last
+// one taking the whole tail above Max − ½. normalize makes an all-zero
+// vector uniform.
+func TestGPDByHand(t *testing.T) {
+	const mu, s = 0.6, 2.0
+	if got := gpdCDF(mu+s*math.Ln2, 0, s, mu); math.Abs(got-0.5) > 1e-15 {
+		t.Errorf("exponential median: F = %v, want 0.5", got)
+	}
+	if got := gpdQuantile(0.5, 0, s, mu); math.Abs(got-(mu+s*math.Ln2)) > 1e-15 {
+		t.Errorf("exponential median: %v, want %v", got, mu+s*math.Ln2)
+	}
+	if got := gpdCDF(mu+2*s, -0.5, s, mu); got != 1 {
+		t.Errorf("upper end of shape -0.5: F = %v, want 1", got)
+	}
+	if got := gpdCDF(mu, 0.3, s, mu); got != 0 {
+		t.Errorf("at the location: F = %v, want 0", got)
+	}
+	for _, k := range []float64{0.3, 0, -0.2} {
+		for _, u := range []float64{0.1, 0.5, 0.9} {
+			if got := gpdCDF(gpdQuantile(u, k, s, mu), k, s, mu); math.Abs(got-u) > 1e-12 {
+				t.Errorf("k %v: F(Q(%v)) = %v", k, u, got)
+			}
+		}
+	}
+	p := defaults(t)
+	pmf := p.SessionCountPMF(3, 0)
+	k, sg := p.GPD(3, 0)
+	m := p.SessionsPerWeek.Max
+	if want := 1 - gpdCDF(float64(m)-0.5, k, sg, p.SessionsPerWeek.Mu); math.Abs(pmf[m]-want) > 1e-15 || math.Abs(sum(pmf)-1) > 1e-12 {
+		t.Errorf("P(Max) = %v, want %v; sum %v, want 1", pmf[m], want, sum(pmf))
+	}
+	xs := []float64{0, 0, 0, 0}
+	if normalize(xs); xs[0] != 0.25 || xs[3] != 0.25 {
+		t.Errorf("all zero normalized: %v, want uniform", xs)
+	}
+}
