@@ -319,6 +319,15 @@ func TestFitHelpersByHand(t *testing.T) {
 	if got.FirstK != start.FirstK || got.FirstSigma != start.FirstSigma {
 		t.Errorf("no first-week data: first week %v, %v; want %v, %v", got.FirstK, got.FirstSigma, start.FirstK, start.FirstSigma)
 	}
+	// Three later weeks are enough for the line: the counts grow with the
+	// week, and so does a slope; with two weeks only the levels move.
+	three := []gpdObs{{woa: 2, n: 1, count: 20}, {woa: 3, n: 2, count: 20}, {woa: 4, n: 4, count: 20}}
+	if got := fitGPD(three, sp, start); got.KSlope == 0 && got.SigmaSlope == 0 {
+		t.Errorf("three later weeks: no slope fitted: %+v", got)
+	}
+	if got := fitGPD(three[:2], sp, start); got.KSlope != 0 || got.SigmaSlope != 0 {
+		t.Errorf("two later weeks: slopes fitted: %+v", got)
+	}
 	got = fitGPD([]gpdObs{{woa: 1, n: 1, count: 5}, {woa: 1, n: 3, count: 2}}, sp, start)
 	if got.KIntercept != start.KIntercept || got.SigmaIntercept != start.SigmaIntercept || got.KSlope != 0 || got.SigmaSlope != 0 {
 		t.Errorf("no later weeks: line %+v, want %+v", got, start)
