@@ -133,6 +133,11 @@ func TestEq18Example(t *testing.T) {
 	if !(math.Abs(got[sessionclass.IWD]-0.5154) <= 0.0005) || got[sessionclass.BHD] != 0 {
 		t.Errorf("P(IWD | WoA 10, LTLU, after IW) = %.4f and P(BHD) = %.4f, want 0.5154 and 0 (clipped)", got[sessionclass.IWD], got[sessionclass.BHD])
 	}
+	// Class 0 (IWD) as the previous session uses its chain row, not the
+	// stationary distribution of a first session.
+	if after, first := p.SessionClassProbs(10, userclass.LTLU, sessionclass.IWD), p.SessionClassProbs(10, userclass.LTLU, -1); after == first {
+		t.Errorf("after IWD and first session alike: %v", after)
+	}
 }
 
 // The stationary distributions of the Table 35 chains.
