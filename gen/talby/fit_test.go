@@ -287,7 +287,8 @@ func TestFitSingleSessions(t *testing.T) {
 // not. gpdLogLik: a count at the cap Max takes the whole tail above Max −
 // ½. fitGPD: without first-week observations the first-week shape and
 // scale stay as given, bit for bit, and likewise the line of the later
-// weeks without later weeks.
+// weeks without later weeks; two later weeks fit the levels of the line
+// but no slope.
 func TestFitHelpersByHand(t *testing.T) {
 	share := [NumUserClasses]float64{0.5, 0.5, 0, 0}
 	if r := fitRepeat([]userclass.Class{0, 0}, share); r != 0.999 {
@@ -325,8 +326,13 @@ func TestFitHelpersByHand(t *testing.T) {
 	if got := fitGPD(three, sp, start); got.KSlope == 0 && got.SigmaSlope == 0 {
 		t.Errorf("three later weeks: no slope fitted: %+v", got)
 	}
-	if got := fitGPD(three[:2], sp, start); got.KSlope != 0 || got.SigmaSlope != 0 {
-		t.Errorf("two later weeks: slopes fitted: %+v", got)
+	two := fitGPD(three[:2], sp, start)
+	if two.KSlope != 0 || two.SigmaSlope != 0 {
+		t.Errorf("two later weeks: slopes fitted: %+v", two)
+	}
+	// The levels are fitted: they raise the likelihood above the start's.
+	if l0, l1 := gpdLogLik(three[:2], sp, start), gpdLogLik(three[:2], sp, two); !(l1 > l0+1e-3) || two.KIntercept == start.KIntercept {
+		t.Errorf("two later weeks: log-likelihood %v at %+v, %v at the start: levels not fitted", l1, two, l0)
 	}
 	got = fitGPD([]gpdObs{{woa: 1, n: 1, count: 5}, {woa: 1, n: 3, count: 2}}, sp, start)
 	if got.KIntercept != start.KIntercept || got.SigmaIntercept != start.SigmaIntercept || got.KSlope != 0 || got.SigmaSlope != 0 {

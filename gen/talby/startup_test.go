@@ -1,8 +1,10 @@
 package talby
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/hpcwl/hpcwl/userclass"
@@ -102,6 +104,51 @@ func TestFitStartupActivityTooFew(t *testing.T) {
 	}
 	if _, _, notes, ok := fitStartupActivity(p, early, 2, 0, share); ok || len(notes) != 1 {
 		t.Errorf("2 weeks: fitted %v, notes %q", ok, notes)
+	}
+}
+
+// TestFitStartupActivityClassSizes checks which classes get lines of their
+// own: a class with exactly MinClassUsers start-up users (LTLU, always
+// active; STWE, active every other week) gets its own, a class with one
+// user fewer (LTHU) and a class with none (STWD) the pooled line, each
+// with a note.
+func TestFitStartupActivityClassSizes(t *testing.T) {
+	p := defaults(t)
+	const weeks = 8
+	var early []startupUser
+	for u := range MinClassUsers {
+		all, odd, some := map[int]int{}, map[int]int{}, map[int]int{}
+		for w := 1; w <= weeks; w++ {
+			all[w] = 1 + u%3
+			if w%2 == 1 {
+				odd[w] = 2
+			}
+			if w <= 2+u {
+				some[w] = 1
+			}
+		}
+		early = append(early, startupUser{class: userclass.LTLU, per: all}, startupUser{class: userclass.STWE, per: odd})
+		if u > 0 {
+			early = append(early, startupUser{class: userclass.LTHU, per: some})
+		}
+	}
+	in, ss, notes, ok := fitStartupActivity(p, early, weeks, 0, [NumUserClasses]float64{1, 0, 0, 0})
+	if !ok {
+		t.Fatalf("not fitted: %q", notes)
+	}
+	pooled := in[userclass.STWD]
+	if l := in[userclass.LTLU]; l.A != 0 || l.B != 0 {
+		t.Errorf("LTLU, always active: inactivity line %+v, want 0", l)
+	}
+	if l := in[userclass.STWE]; l == pooled || l == in[userclass.LTLU] || ss[userclass.STWE] == ss[userclass.STWD] {
+		t.Errorf("STWE, %d users: the line %+v and sessions %+v of another class", MinClassUsers, l, ss[userclass.STWE])
+	}
+	if in[userclass.LTHU] != pooled || ss[userclass.LTHU] != ss[userclass.STWD] {
+		t.Errorf("LTHU, %d users: %+v, want the pooled %+v", MinClassUsers-1, in[userclass.LTHU], pooled)
+	}
+	note := "start-up users: %d.0 %s users active at start-up (fewer than %d): the activity of all start-up users pooled"
+	if want := []string{fmt.Sprintf(note, MinClassUsers-1, "LTHU", MinClassUsers), fmt.Sprintf(note, 0, "STWD", MinClassUsers)}; !slices.Equal(notes, want) {
+		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
 

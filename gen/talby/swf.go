@@ -24,12 +24,14 @@ const StartTime = 1704067200
 // unknown (a scheduler simulation sets it), requested processors equal to
 // the allocated ones, requested time unknown (the thesis models no
 // estimates), and the user ID in field 12. Fields 17 and 18 carry the
-// order of the jobs in their session: a job submitted after an earlier
-// job of its session ended names, of those, the one that ended last (the
-// job whose end released it) and the think time from that end; the jobs
-// of a session's first burst, submitted before any of its jobs ended,
-// have -1, as the first job of every session does (sessions start
-// independently of one another in the model).
+// order of the jobs in their session: a job submitted when an earlier job
+// of its session has ended names, of those, the one that ended last (the
+// job whose end released it; of jobs that ended at the same second, the
+// later one) and the think time from that end (0 for a job submitted at
+// the second it was released); the jobs of a session's first burst,
+// submitted before any of its jobs ended, have -1, as the first job of
+// every session does (sessions start independently of one another in the
+// model).
 func (w *Workload) SWF() []swf.Job {
 	out := make([]swf.Job, len(w.Jobs))
 	links := sessionLinks{}

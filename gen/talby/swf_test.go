@@ -93,3 +93,29 @@ func TestLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionLinksByHand checks fields 17 and 18 of a hand-made session
+// (user 1, session 7) and a job of another session between its jobs:
+//
+//	job 1: submit 0, runtime 100, ends 100: first of its session, no link;
+//	job 2: submit 50, runtime 50, ends 100: nothing of its session ended yet;
+//	job 3: another session, submit 60, ends 70: not of session 7;
+//	job 4: submit 100: jobs 1 and 2 both end at 100, the later one (2)
+//	       released it, think time 0;
+//	job 5: submit 300, runtime 10: job 4 (ends 400) has not ended, jobs 1
+//	       and 2 did at 100: job 2, think time 200.
+func TestSessionLinksByHand(t *testing.T) {
+	w := &Workload{Jobs: []Job{
+		{Submit: 0, Runtime: 100, Procs: 1, User: 1, Session: 7},
+		{Submit: 50, Runtime: 50, Procs: 2, User: 1, Session: 7},
+		{Submit: 60, Runtime: 10, Procs: 4, User: 2, Session: 8},
+		{Submit: 100, Runtime: 300, Procs: 1, User: 1, Session: 7},
+		{Submit: 300, Runtime: 10, Procs: 1, User: 1, Session: 7},
+	}}
+	want := [][2]int64{{-1, -1}, {-1, -1}, {-1, -1}, {2, 0}, {2, 200}}
+	for i, r := range w.SWF() {
+		if got := [2]int64{r.Preceding, r.ThinkTime}; r.ID != int64(i+1) || got != want[i] {
+			t.Errorf("job %d: preceding job and think time %v, want %v", r.ID, got, want[i])
+		}
+	}
+}
