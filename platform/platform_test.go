@@ -3,11 +3,13 @@ package platform
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hpcwl/hpcwl/internal/inputlimit"
 	"github.com/hpcwl/hpcwl/sched"
 	"github.com/hpcwl/hpcwl/sim"
 	"github.com/hpcwl/hpcwl/swf"
@@ -169,6 +171,10 @@ func TestSimulateGolden(t *testing.T) {
 	if res.Procs != 6 || w.Procs != 6 || pl.Unplaced != 1 || len(pl.Runs) != 2 || pl.Runs[0].Jobs != 2 || pl.Runs[1].Simulated != 2 {
 		t.Errorf("procs %d/%d, placement %+v", res.Procs, w.Procs, pl)
 	}
+	// No speed given is speed 1, the base that each partition's multiplies.
+	if w.Speed != 1 {
+		t.Errorf("merged workload's speed %v, want 1", w.Speed)
+	}
 	for n, j := range w.Jobs {
 		if int(j.Index) != n {
 			t.Errorf("workload job %d has index %d: not in the log's order", n, j.Index)
@@ -244,5 +250,71 @@ func TestSlurmConfDefaultsAndComments(t *testing.T) {
 	}
 	if _, err := expandHosts("n[0-1000001]"); err == nil {
 		t.Error("a range of a million and one hosts: no error")
+	}
+}
+
+// TestFromTraceEdges checks what FromTrace takes from a log beyond the
+// usual case: a header line that gives a partition's number without a
+// name, partition 0 (a number like any other: only -1 means none), and a
+// partition whose jobs all lack a processor count, which is left out
+// (Prepare drops such jobs).
+func TestFromTraceEdges(t *testing.T) {
+	h := swf.Header{}
+	h.Lines = append(h.Lines, swf.HeaderLine{Key: "Partition", Value: "0 zero"}, swf.HeaderLine{Key: "Partition", Value: "3"},
+		swf.HeaderLine{Key: "Partition", Value: "x"})
+	tr := trace.New(h, []trace.Job{tjob(1, 0, 1, 1, 16, 0), tjob(2, 0, 1, 1, 4, 3), tjob(3, 0, 1, 1, -1, 5), tjob(4, 0, 1, 1, 0, 5)}, trace.Options{})
+	if got, want := HeaderNames(tr), map[int]string{0: "zero", 3: ""}; !maps.Equal(got, want) {
+		t.Errorf("header names %v, want %v", got, want)
+	}
+	p, err := FromTrace(tr, func(j *trace.Job) int { return int(j.Procs) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Partition{{0, "zero", 16, 1, "largest job"}, {3, "", 4, 1, "largest job"}}; !slices.Equal(p.Partitions, want) {
+		t.Errorf("partitions %+v, want %+v", p.Partitions, want)
+	}
+}
+
+// TestReadSizeLimits checks the limits of a platform file: a file of
+// exactly inputlimit.MaxParamFile bytes is read, one byte more is refused
+// as too long; a slurm.conf whose first line is a comment of exactly
+// inputlimit.MaxLine bytes is still recognized and read.
+func TestReadSizeLimits(t *testing.T) {
+	yaml := "partitions:\n  - {id: 1, procs: 4}\n"
+	var b strings.Builder
+	b.WriteString(yaml)
+	line := "#" + strings.Repeat("x", 1023) + "\n"
+	for b.Len()+len(line) <= inputlimit.MaxParamFile {
+		b.WriteString(line)
+	}
+	b.WriteString("#" + strings.Repeat("y", inputlimit.MaxParamFile-b.Len()-2) + "\n")
+	full := b.String()
+	if len(full) != inputlimit.MaxParamFile {
+		t.Fatalf("built %d bytes", len(full))
+	}
+	if p, err := Read(strings.NewReader(full), "p.yaml"); err != nil || p.Partitions[0].Procs != 4 {
+		t.Errorf("%d bytes: %v", len(full), err)
+	}
+	if _, err := Read(strings.NewReader(full+"#"), "p.yaml"); !errors.Is(err, inputlimit.ErrTooLong) {
+		t.Errorf("%d bytes: %v, want too long", len(full)+1, err)
+	}
+	conf := "#" + strings.Repeat("z", inputlimit.MaxLine-1) + "\nNodeName=a CPUs=8\nPartitionName=p Nodes=a\n"
+	if p, err := Read(strings.NewReader(conf), "slurm.conf"); err != nil || len(p.Partitions) != 1 || p.Partitions[0].Procs != 8 {
+		t.Errorf("a comment of %d bytes first: %+v, %v", inputlimit.MaxLine, p, err)
+	}
+}
+
+// TestSlurmConfCPUsAndComments checks a node's processors from each of
+// Sockets, CoresPerSocket and ThreadsPerCore given alone (the others count
+// 1), and that "# PartitionName=..." (a space after the '#') is a comment.
+func TestSlurmConfCPUsAndComments(t *testing.T) {
+	conf := "# PartitionName=ghost Nodes=s\nNodeName=s Sockets=2\nNodeName=c CoresPerSocket=3\nNodeName=h ThreadsPerCore=5\n" +
+		"PartitionName=p Nodes=s,c,h\n"
+	p, err := Read(strings.NewReader(conf), "slurm.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Partitions) != 1 || p.Partitions[0].Name != "p" || p.Partitions[0].Procs != 2+3+5 {
+		t.Errorf("partitions %+v, want p alone, of 2+3+5 processors", p.Partitions)
 	}
 }
