@@ -411,3 +411,57 @@ func TestMixMachineUnknown(t *testing.T) {
 		t.Errorf("weights 1, 0: error %v, want weight 2 named", err)
 	}
 }
+
+// TestMixJobsAtTheEdges: a mixed job at exactly time 0 is kept and not
+// counted before the start, one at exactly the duration is left out. Two
+// copies of a UTC log whose user 1 submits every Monday at 00:00 (as in
+// TestJobAtTimeZero) put jobs of the parts at 0 and at the mix's duration,
+// 4 weeks; the logs share their calendar, so a part's times are the mix's.
+func TestMixJobsAtTheEdges(t *testing.T) {
+	tr := synth(30, "UTC", spans30)
+	for i := range tr.Jobs {
+		if j := &tr.Jobs[i]; j.User == 1 && j.Submit%week < day {
+			j.Submit -= j.Submit % week
+		}
+	}
+	var pools []*resample.Pools
+	for range 2 {
+		p, err := resample.Classify(tr.Clone(), resample.ClassifyOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pools = append(pools, p)
+	}
+	const d = 4 * week
+	m, err := resample.Mix(pools, resample.MixOptions{Options: resample.Options{Seed: 1, Duration: d}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, atZero, atEnd, before := 0, 0, 0, 0
+	for _, w := range m.Parts {
+		before += w.BeforeStart
+		for _, j := range w.Jobs {
+			switch {
+			case j.Submit < 0:
+				before++
+			case j.Submit < d:
+				inside++
+			}
+			if j.Submit == 0 {
+				atZero++
+			}
+			if j.Submit == d {
+				atEnd++
+			}
+		}
+	}
+	if atZero == 0 || atEnd == 0 {
+		t.Fatalf("%d part jobs at 0 and %d at %d: the test needs some of each", atZero, atEnd, d)
+	}
+	if len(m.Jobs) != inside || m.Jobs[0].Submit != 0 || m.Jobs[len(m.Jobs)-1].Submit >= d {
+		t.Errorf("%d mixed jobs from %d to %d, want the %d part jobs in [0, %d)", len(m.Jobs), m.Jobs[0].Submit, m.Jobs[len(m.Jobs)-1].Submit, inside, d)
+	}
+	if m.BeforeStart != before {
+		t.Errorf("%d jobs before the start, want %d", m.BeforeStart, before)
+	}
+}
