@@ -466,3 +466,70 @@ func TestFlurryGapAtEquality(t *testing.T) {
 		}
 	}
 }
+
+// TestFlurryCascadeAtEquality checks the cascade's rule at equality: the
+// top K users are candidates for the largest K with pK >= Factor·p(K+1)
+// and pK >= MinJobs. Users 1-5 submit 100 or 200 jobs every week; user 8
+// bursts once, user 9 once in another week.
+//   - 1500, 500, 100: p2 = 500 = MinJobs and 500 >= 3·100: K = 2, both
+//     bursts flagged against 100;
+//   - 2000, 600, 200: p2 = 600 = 3·200: K = 2, both flagged against 200;
+//   - 2000, 599, 200: 599 < 3·200: K = 1, user 9 compared with 2000.
+func TestFlurryCascadeAtEquality(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		top, next, bg int
+		want          []int32
+	}{
+		{"p2 = MinJobs", 1500, 500, 100, []int32{8, 9}},
+		{"p2 = 3 p3", 2000, 600, 200, []int32{8, 9}},
+		{"p2 < 3 p3", 2000, 599, 200, []int32{8}},
+	} {
+		var b builder
+		for u := int32(1); u <= 5; u++ {
+			b.regular(u, c.bg, 0, 20)
+		}
+		b.burst(8, c.top, 3*week+3600, 60)
+		b.burst(9, c.next, 12*week+3600, 60)
+		var users []int32
+		for _, f := range clean.DetectFlurries(b.trace(), clean.FlurryOptions{Weekly: true, Cascade: true}) {
+			users = append(users, f.User)
+		}
+		if fmt.Sprint(users) != fmt.Sprint(c.want) {
+			t.Errorf("%s: flurries of users %v, want %v", c.name, users, c.want)
+		}
+	}
+}
+
+// TestFlurrySingleUser checks a log of one user, with and without the
+// cascade: there is no other user, so the baseline is 0, and a week of
+// MinJobs jobs is a flurry.
+func TestFlurrySingleUser(t *testing.T) {
+	var b builder
+	b.regular(1, 20, 0, 10)
+	b.burst(1, 500, 5*week+3*86400, 60)
+	tr := b.trace()
+	for _, cascade := range []bool{false, true} {
+		fl := clean.DetectFlurries(tr, clean.FlurryOptions{Weekly: true, Cascade: cascade, Gap: -1})
+		if len(fl) != 1 || fl[0].User != 1 || fl[0].Jobs != 520 || fl[0].Baseline != 0 {
+			t.Errorf("cascade %v: flurries %+v, want one of user 1's 520 jobs of week 5, baseline 0", cascade, fl)
+		}
+	}
+}
+
+// TestFlurryTouchingIntervals checks that two flagged weeks of a user with
+// none of the user's jobs between them (weeks 3 and 5, the user silent in
+// week 4) make one flurry: the intervals touch in the user's jobs. They are
+// more than Gap apart, so the extension does not join them.
+func TestFlurryTouchingIntervals(t *testing.T) {
+	var b builder
+	for u := int32(1); u <= 5; u++ {
+		b.regular(u, 100, 0, 20)
+	}
+	b.burst(9, 1500, 3*week+3600, 60)
+	b.burst(9, 1500, 5*week+3600, 60)
+	fl := clean.DetectFlurries(b.trace(), clean.FlurryOptions{Weekly: true})
+	if len(fl) != 1 || fl[0].User != 9 || fl[0].Jobs != 3000 || fl[0].FirstWeek != 3 || fl[0].LastWeek != 5 {
+		t.Errorf("flurries %+v, want one of user 9's 3000 jobs, weeks 3 to 5", fl)
+	}
+}
