@@ -87,6 +87,18 @@ func (v Variable) values(t *trace.Trace) []float64 {
 	return out
 }
 
+// NoValuesError is CDF's error for a log in which no job has a known value
+// of the variable (a log that records no waits, for instance).
+type NoValuesError struct {
+	Log      string // the log's name
+	Variable Variable
+}
+
+// Error names the log and the variable.
+func (e *NoValuesError) Error() string {
+	return fmt.Sprintf("%s: no job with a known %s", e.Log, e.Variable)
+}
+
 // maxCDFPoints bounds the points of one CDF line: the line keeps the
 // empirical CDF's steps that move it by at least 1/maxCDFPoints vertically
 // or horizontally (on the log scale), which is invisible at any print size
@@ -116,7 +128,7 @@ func CDF(v Variable, logs ...*trace.Trace) (*Figure, error) {
 	for i, t := range logs {
 		xs := v.values(t)
 		if len(xs) == 0 {
-			return nil, fmt.Errorf("%s: no job with a known %s", t.Name, v)
+			return nil, &NoValuesError{Log: t.Name, Variable: v}
 		}
 		if _, err := f.addStepLine(ecdf(xs), i, 1.5, t.Name); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -181,12 +182,20 @@ func logReport(ctx context.Context, t *trace.Trace, s *summary.Summary, opts rep
 	r.Sections = append(r.Sections, report.Section{Heading: "Characterization",
 		Text: "What hpcwl info prints; times in seconds.", Tables: infoTables(infoLines(s, bursty.Summarize(t)))})
 	dists := report.Section{Heading: "Distributions"}
+	var unknown []string
 	for _, v := range figure.Variables {
 		f, err := figure.CDF(v, t)
+		if nv := (*figure.NoValuesError)(nil); errors.As(err, &nv) {
+			unknown = append(unknown, v.String())
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		dists.Figures = append(dists.Figures, report.Figure{ID: v.String(), Caption: "CDF of " + v.String() + " (log scale)", Figure: f})
+	}
+	if len(unknown) > 0 {
+		dists.Text = "Not drawn, unknown for every job of the log: " + strings.Join(unknown, ", ") + "."
 	}
 	cycles := report.Section{Heading: "Arrival cycles"}
 	for _, c := range []figure.Cycle{figure.Daily, figure.Weekly} {

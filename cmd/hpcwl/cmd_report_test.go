@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -220,5 +221,38 @@ func BenchmarkReportBlueCompared(b *testing.B) {
 				b.ReportMetric(float64(after-before)/float64(b.N), "cpu-ns/op")
 			}
 		})
+	}
+}
+
+// TestReportWithoutWaits writes the report of a log that records no waits
+// (as generated logs and some archive logs do): the wait CDF is left out
+// and the section says so; the other figures and the simulation are there.
+func TestReportWithoutWaits(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 16\n")
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "%d %d -1 %d 4 -1 -1 4 600 -1 1 %d -1 -1 -1 -1 -1 -1\n", i, i*700, 100+i*13, 1+i%3)
+	}
+	in := filepath.Join(dir, "nowait.swf")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r.md")
+	if code, _, errOut := runCLI(t, "report", in, "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	if !strings.Contains(page, "Not drawn, unknown for every job of the log: wait.") || !strings.Contains(page, "Simulated schedule") {
+		t.Errorf("the report does not say the wait is unknown, or lacks the simulation:\n%s", page)
+	}
+	// runtime, size, interarrival, daily, weekly, utilization, queue (the
+	// log is too short for the pox plot).
+	if n := strings.Count(page, "](data:image/svg+xml;base64,"); n != 7 {
+		t.Errorf("%d figures, want 7", n)
 	}
 }
