@@ -76,6 +76,10 @@ type Cell struct {
 type Model struct {
 	// Provenance names the log and how it was read.
 	Provenance map[string]string `json:"provenance"`
+	// MachineProcs is the fitted log's machine size (its header's MaxProcs
+	// or MaxNodes), 0 when the log does not say (and in files that predate
+	// the field); generated logs record it as their machine.
+	MachineProcs int `json:"machine_procs,omitempty"`
 	// Jobs is n, the number of jobs fitted.
 	Jobs int `json:"jobs"`
 	// Delta is Δ in seconds.
@@ -144,7 +148,7 @@ func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	}
 	jobs := SortByArrival(sel)
 	n := len(jobs)
-	m := &Model{Jobs: n, Delta: opt.Delta, Parallelism: "requested", Provenance: map[string]string{"log": t.Name}}
+	m := &Model{Jobs: n, Delta: opt.Delta, Parallelism: "requested", Provenance: map[string]string{"log": t.Name}, MachineProcs: max(t.Procs, 0)}
 	if t.SHA256 != "" {
 		m.Provenance["sha256"] = t.SHA256
 	}
@@ -314,6 +318,9 @@ func (m *Model) Check() error {
 	}
 	if m.Delta < 0 {
 		return bad("delta_s", "must be >= 0, got %d", m.Delta)
+	}
+	if m.MachineProcs < 0 {
+		return bad("machine_procs", "must be >= 0, got %d", m.MachineProcs)
 	}
 	if m.Runtime.Space != RawRuntime && m.Runtime.Space != LogRuntime {
 		return bad("runtime.space", "must be %q or %q, got %q", RawRuntime, LogRuntime, m.Runtime.Space)

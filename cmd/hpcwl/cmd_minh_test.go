@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +41,31 @@ func TestFitGenerateMinh(t *testing.T) {
 	if tr.Len() != 500 || tr.Jobs[499].Processors() < 1 || !strings.Contains(strings.Join(tr.Header.Notes(), "|"), "MWM arrivals") {
 		t.Errorf("generated %d jobs; header %s", tr.Len(), strings.Join(tr.Header.Notes(), "|"))
 	}
+	// The header gives the fitted log's machine (KTH-SP2's 100 processors,
+	// recorded in the parameter file) and the parameter file's SHA-256.
+	in, _ := tr.Header.Get(keyInput)
+	if sha := sha256.Sum256(b); tr.Procs != 100 || !strings.Contains(string(b), `"machine_procs": 100`) || in != params+" "+hex.EncodeToString(sha[:]) {
+		t.Errorf("machine %d, input line %q", tr.Procs, in)
+	}
+	// --procs gives another machine; a file without machine_procs (fitted
+	// before it was recorded) gives none, with a warning.
+	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--count", "50", "--procs", "64", "-o", out); code != 0 {
+		t.Fatalf("generate --procs: exit %d: %s", code, errOut)
+	}
+	if tr, err := trace.Load(out, trace.Options{}); err != nil || tr.Procs != 64 {
+		t.Errorf("--procs 64: machine %d, %v", tr.Procs, err)
+	}
+	old := filepath.Join(dir, "old.json")
+	if err := os.WriteFile(old, []byte(strings.Replace(string(b), `"machine_procs": 100,`, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "generate", "minh", "--params", old, "--count", "50", "-o", out)
+	if code != 0 || !strings.Contains(errOut, "records no machine size") {
+		t.Fatalf("generate from a file without machine_procs: exit %d: %q", code, errOut)
+	}
+	if tr, err := trace.Load(out, trace.Options{}); err != nil || tr.Procs != 0 {
+		t.Errorf("no machine size: machine %d, %v", tr.Procs, err)
+	}
 	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--count", "500", "--arrival-process", "poisson", "-o", out); code != 0 {
 		t.Fatalf("generate poisson: exit %d: %s", code, errOut)
 	}
@@ -57,6 +84,7 @@ func TestFitGenerateMinh(t *testing.T) {
 	for _, tt := range []struct{ from, to, field string }{
 		{`"delta_s": 100`, `"delta_s": "x"`, "delta_s"},
 		{`"delta_s": 100`, `"delta_s": -1`, "delta_s"},
+		{`"machine_procs": 100`, `"machine_procs": -4`, "machine_procs"},
 	} {
 		if err := os.WriteFile(bad, []byte(strings.Replace(string(b), tt.from, tt.to, 1)), 0o644); err != nil {
 			t.Fatal(err)

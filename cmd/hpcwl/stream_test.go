@@ -22,7 +22,9 @@ import (
 // memory and wrote them at the end (commands below; kth-minh.json by "hpcwl
 // fit minh builtin:KTH-SP2"). The streamed outputs must be the same
 // bytes, the version aside (the files were written by a build that knew no
-// revision).
+// revision). The two minh files gained one header line since, the
+// parameter file's SHA-256 (HpcwlInput), when generate minh began to
+// record it; their jobs and other lines are the bytes first written.
 var streamGoldens = []struct {
 	file string
 	args []string
