@@ -128,6 +128,8 @@ func runFitAverage(opts fitAverageOptions, files []string, stdout, stderr io.Wri
 		return err
 	}
 	fits := make([]lublin.LogFit, len(files))
+	var loads []string
+	var loadSum float64
 	for i, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -140,6 +142,19 @@ func runFitAverage(opts fitAverageOptions, files []string, stdout, stderr io.Wri
 		sum := sha256.Sum256(data)
 		runInputs = append(runInputs, inputRecord{Name: name, SHA256: hex.EncodeToString(sum[:])})
 		fits[i] = lublin.LogFit{Name: name, Params: p.Whole, NoSizeFractions: slices.Contains(opts.noSizes, name)}
+		if p.Target != nil {
+			loads = append(loads, fmt.Sprintf("%s %.3f", name, p.Target.OfferedLoad))
+			loadSum += p.Target.OfferedLoad
+		}
+	}
+	if len(loads) > 0 {
+		// A fit's arrival Gammas describe peak-hour interarrivals, whose own
+		// long-run rate is far below the log's; a single fit carries the
+		// log's rate as its target, but no rate of one log fits the
+		// averaged machine.
+		fmt.Fprintf(stderr, "warning: the averaged parameters carry no arrival-rate target: generate lublin will draw at the model's own rate, "+
+			"which for fitted logs is far below theirs (offered load of the fitted logs: %s); to offer their mean load, give generate --offered-load %.3f\n",
+			strings.Join(loads, ", "), loadSum/float64(len(loads)))
 	}
 	t, err := lublin.Average(fits, opts.procs)
 	if err != nil {

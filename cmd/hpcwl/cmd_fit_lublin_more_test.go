@@ -74,8 +74,23 @@ func TestFitLublinAverage(t *testing.T) {
 		}
 		fh.Close()
 	}
-	if code, _, e := runCLI(t, "fit", "lublin-average", "--procs", "256", "--no-size-fractions", b, "-o", out, a, b); code != 0 {
+	// a.json was fitted to a log of offered load 0.6 (its target); b.json
+	// carries none.
+	pa.Target = &lublin.Target{Jobs: 1000, JobsPerDay: 100, OfferedLoad: 0.6, MachineProcs: 64}
+	fh, err := os.Create(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lublin.WriteParams(fh, pa); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	code, _, e := runCLI(t, "fit", "lublin-average", "--procs", "256", "--no-size-fractions", b, "-o", out, a, b)
+	if code != 0 {
 		t.Fatal(e)
+	}
+	if want := "warning: the averaged parameters carry no arrival-rate target"; !strings.Contains(e, want) || !strings.Contains(e, a+" 0.600") || !strings.Contains(e, "--offered-load 0.600") {
+		t.Errorf("no warning of the lost target: %q", e)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
