@@ -67,6 +67,10 @@ func Create(name string) (*File, error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
+		// Name the output, not the temporary file the user never asked for.
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			return nil, &os.PathError{Op: "create", Path: name, Err: pe.Err}
+		}
 		return nil, err
 	}
 	f := wrap(&File{name: name, target: target, tmp: tmp, bw: bufio.NewWriterSize(tmp, 256<<10)})

@@ -92,3 +92,14 @@ func TestStop(t *testing.T) {
 		t.Errorf("directory holds %d entries, want none", len(entries))
 	}
 }
+
+// TestCreateErrorNamesTheOutput checks that an output in a directory that
+// does not exist is named in the error, not the temporary file beside it.
+func TestCreateErrorNamesTheOutput(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "missing", "out.swf")
+	_, err := Create(name)
+	var pe *os.PathError
+	if !errors.As(err, &pe) || pe.Path != name || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("err = %v, want a *os.PathError naming %s, not existing", err, name)
+	}
+}
