@@ -92,7 +92,8 @@ type Summary struct {
 	Unknown       Unknowns       `json:"unknown"`
 	// Unrunnable counts the jobs without a submit time, run time or
 	// processor count (trace.Job.Runnable): kept in the counts and
-	// inter-arrivals, left out of runtime, size and load figures.
+	// inter-arrivals, in the runtime and size figures when that value is
+	// known, and left out of the load.
 	Unrunnable int       `json:"unrunnable"`
 	Talby      Variables `json:"talby"`
 }

@@ -395,7 +395,7 @@ func printCleanSummary(w io.Writer, in string, rep *clean.Report) {
 }
 
 func printFlurries(w io.Writer, in string, fo clean.FlurryOptions, fl []clean.Flurry) error {
-	fmt.Fprintf(w, "%s: %d flurries found by %s\n", in, len(fl), fo.String())
+	fmt.Fprintf(w, "%s: %s found by %s\n", in, plural(len(fl), "flurry", "flurries"), fo.String())
 	if len(fl) == 0 {
 		return nil
 	}

@@ -145,7 +145,7 @@ func TestCleanDetectOnly(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, w := range []string{"1 flurries found by weekly(factor=3, min=500) + median", "weekly", "1970-01-26",
+	for _, w := range []string{"1 flurry found by weekly(factor=3, min=500) + median", "weekly", "1970-01-26",
 		"user=9 and job>="} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, stdout)

@@ -134,7 +134,7 @@ func infoLines(s *summary.Summary, b *bursty.Brief) []string {
 	}
 	p("status\t%s", strings.Join(st, ", "))
 	if s.Unrunnable > 0 {
-		p("unrunnable\t%d jobs without runtime or processors: kept in counts and inter-arrivals, left out of runtime, size and load figures", s.Unrunnable)
+		p("unrunnable\t%s without runtime or processors: kept in counts and inter-arrivals, in the runtime or size rows when that value is known, left out of the load", plural(s.Unrunnable, "job", "jobs"))
 	}
 	if s.ReadAsUnknown.Any() {
 		p("read as unknown\t%s", s.ReadAsUnknown.String())

@@ -264,7 +264,7 @@ func printSessions(w io.Writer, r *sessionsReport) error {
 		p("estimated ends\t%d jobs without a wait or runtime: end = submit + runtime (submit when the runtime is unknown)", s.EstimatedEnds)
 	}
 	if r.Unrunnable > 0 {
-		p("unrunnable\t%d jobs without runtime or processors, kept", r.Unrunnable)
+		p("unrunnable\t%s without runtime or processors, kept", plural(r.Unrunnable, "job", "jobs"))
 	}
 	p("")
 	p("\tmedian\tp90\tp99\tmax")
