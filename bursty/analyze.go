@@ -202,7 +202,7 @@ func Analyze(t *trace.Trace, opt Options) (*Report, error) {
 	}
 	sel, bad, unr := Select(t.Jobs, opt.AllJobs)
 	if len(sel) == 0 {
-		return nil, fmt.Errorf("%w: %d jobs not successful, %d without runtime or processors", ErrNoJobs, bad, unr)
+		return nil, fmt.Errorf("%w: %d jobs not recorded as successful (status 1), %d without runtime or processors", ErrNoJobs, bad, unr)
 	}
 	jobs := SortByArrival(sel)
 	r := &Report{Jobs: len(jobs), SkippedStatus: bad, SkippedFields: unr, Delta: opt.Delta, Contiguity: opt.Contiguity}

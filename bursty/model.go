@@ -144,7 +144,7 @@ func Fit(t *trace.Trace, opt FitOptions) (*Model, error) {
 	}
 	sel, bad, unr := Select(t.Jobs, opt.AllJobs)
 	if len(sel) == 0 {
-		return nil, fmt.Errorf("%w: %d jobs not successful, %d without runtime or processors", ErrNoJobs, bad, unr)
+		return nil, fmt.Errorf("%w: %d jobs not recorded as successful (status 1), %d without runtime or processors", ErrNoJobs, bad, unr)
 	}
 	jobs := SortByArrival(sel)
 	n := len(jobs)

@@ -128,7 +128,7 @@ func runBursts(_ context.Context, opts burstsOptions, name string, stdout, stder
 		return usageError{fmt.Errorf("%s: %w", name, err)}
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w%s", name, err, allJobsHint(err, opts.allJobs))
 	}
 	if len(r.Unknown) > 0 {
 		fmt.Fprintf(stderr, "warning: %s: %s unknown in every job; BoTs compare %s\n", name, attrList(r.Unknown), attrList(r.Attributes))
@@ -275,4 +275,14 @@ func writeBurstFigures(dir string, r *bursty.Report) error {
 		left -= sc.Count
 	}
 	return write("bot_sizes.csv", []string{"size", "bags", "ccdf"}, rows)
+}
+
+// allJobsHint suggests --all-jobs when no successful job was left to
+// analyse and the jobs of other statuses were left out (a log that records
+// no status has none with status 1).
+func allJobsHint(err error, allJobs bool) string {
+	if !allJobs && errors.Is(err, bursty.ErrNoJobs) {
+		return "; --all-jobs takes every job whatever its status"
+	}
+	return ""
 }

@@ -91,7 +91,7 @@ func runFitMinh(opts fitMinhOptions, name string, stdout, stderr io.Writer) erro
 	}
 	m, err := bursty.Fit(t, o)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w%s", name, err, allJobsHint(err, opts.allJobs))
 	}
 	m.Provenance["hpcwl_version"] = version.String()
 	if len(invocation) > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,5 +105,30 @@ func TestFitGenerateMinh(t *testing.T) {
 		if code, _, _ := runCLI(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestBurstsNoSuccessfulJobs: a log whose jobs have no recorded status
+// (status -1, as NASA-iPSC's) leaves bursts and fit minh nothing to use
+// unless --all-jobs; the error says so and names the flag.
+func TestBurstsNoSuccessfulJobs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "nostatus.swf")
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 8\n")
+	for i := 1; i <= 40; i++ {
+		b.WriteString(strings.Join([]string{strconv.Itoa(i), strconv.Itoa(i * 30), "-1", strconv.Itoa(60 + i), "2", "-1", "-1", "2", "-1", "-1", "-1", "1", "-1", "-1", "-1", "-1", "-1", "-1"}, " ") + "\n")
+	}
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"bursts", in}, {"fit", "minh", in, "-o", filepath.Join(dir, "m.json")}} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, "40 jobs not recorded as successful (status 1)") || !strings.Contains(errOut, "--all-jobs takes every job") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "bursts", "--all-jobs", in); code != 0 {
+		t.Errorf("bursts --all-jobs: exit %d, %s", code, errOut)
 	}
 }
