@@ -535,26 +535,18 @@ func simulate(ctx context.Context, opts simulateOptions, name string) (*simulate
 	return &simulateRun{report: rep, trace: t, work: w, res: res, fluid: opts.fb.fluid, metricsOptions: mopt}, nil
 }
 
-// parseSeconds reads a duration: plain seconds ("90") or a number with a
-// unit s, m, h, d or w ("90s", "20m", "1.5h", "2d", "1w").
+// parseSeconds reads a duration as parseSpan does ("90", "90s", "20m",
+// "1.5h", "2d", "1w", "5y"), or in Go's compound form ("1h30m"), in whole
+// seconds.
 func parseSeconds(s string) (sim.Time, error) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 {
+	n, err := parseSpan(s)
+	if err == nil {
 		return sim.Time(n), nil
 	}
-	units := map[string]float64{"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-	for u, k := range units {
-		if v, ok := strings.CutSuffix(s, u); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err == nil && f >= 0 && !math.IsInf(f, 0) {
-				return sim.Time(math.Round(f * k)), nil
-			}
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+	if d, derr := time.ParseDuration(strings.TrimSpace(s)); derr == nil && d >= 0 {
 		return sim.Time(d.Round(time.Second) / time.Second), nil
 	}
-	return 0, fmt.Errorf("%q is not a duration; use seconds (90) or a number with a unit: 90s, 20m, 1h, 2d, 1w", s)
+	return 0, err
 }
 
 func workloadName(name string) string {
