@@ -586,7 +586,15 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	if par.Kill {
 		kill = "jobs killed at their requested time"
 	}
-	p("scheduler\t%s; predictor %s, misses %s, estimate factor %v; %s", par.Scheduler, par.Predictor, par.MissPolicy, par.EstimateFactor, kill)
+	sched := par.Scheduler
+	if len(par.SchedulerParams) > 0 {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(par.SchedulerParams)) {
+			kv = append(kv, k+"="+par.SchedulerParams[k])
+		}
+		sched += " (" + strings.Join(kv, ", ") + ")"
+	}
+	p("scheduler\t%s; predictor %s, misses %s, estimate factor %v; %s", sched, par.Predictor, par.MissPolicy, par.EstimateFactor, kill)
 	if m.Excluded > 0 {
 		p("measured\t%d jobs (%d left out by warm-up/cool-down)", m.Jobs, m.Excluded)
 	}

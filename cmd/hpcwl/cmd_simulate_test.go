@@ -50,7 +50,7 @@ func TestSimulateTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"scheduler  easy;", "makespan      332.91 days", "bounded slowdown (10s)", "1997-03"} {
+	for _, want := range []string{"scheduler  easy (priority=fcfs);", "makespan      332.91 days", "bounded slowdown (10s)", "1997-03"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
