@@ -63,8 +63,9 @@ places inside that period; it is n/a when every wait is unknown.` + exitStatusHe
 type infoReport struct {
 	Version string `json:"hpcwl_version"`
 	*summary.Summary
-	// Bursts is the bag-of-tasks and burstiness summary (hpcwl bursts).
-	Bursts *bursty.Brief `json:"bursts,omitempty"`
+	// Bursts is the bag-of-tasks and burstiness summary (hpcwl bursts);
+	// null when no job is recorded as successful.
+	Bursts *bursty.Brief `json:"bursts"`
 }
 
 func runInfo(_ context.Context, opts infoOptions, name string, stdout, stderr io.Writer) error {
@@ -175,6 +176,9 @@ func infoLines(s *summary.Summary, b *bursty.Brief) []string {
 		p("bags of tasks\t%s of %d successful jobs (Δ = 100 s%s; hpcwl bursts)", pct(b.FractionInBoTs), b.Jobs, unknown)
 		p("correlation\t%s (runtime vs requested processors)", fmtF(b.Correlation, 4))
 		p("spatial entropy\t%s (N = %d)", fmtF(b.SpatialNE, 4), b.SpatialN)
+	} else {
+		p("")
+		p("bags of tasks\tn/a: no job recorded as successful (status 1) with a runtime and processors; hpcwl bursts --all-jobs takes every job")
 	}
 	return lines
 }

@@ -110,7 +110,8 @@ func TestFitGenerateMinh(t *testing.T) {
 
 // TestBurstsNoSuccessfulJobs: a log whose jobs have no recorded status
 // (status -1, as NASA-iPSC's) leaves bursts and fit minh nothing to use
-// unless --all-jobs; the error says so and names the flag.
+// unless --all-jobs; the error says so and names the flag, and info shows
+// the bags of tasks as n/a.
 func TestBurstsNoSuccessfulJobs(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "nostatus.swf")
@@ -130,5 +131,12 @@ func TestBurstsNoSuccessfulJobs(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "bursts", "--all-jobs", in); code != 0 {
 		t.Errorf("bursts --all-jobs: exit %d, %s", code, errOut)
+	}
+	// info says the bags of tasks are n/a, and its JSON keeps the key.
+	if code, out, errOut := runCLI(t, "info", in); code != 0 || !strings.Contains(out, "bags of tasks  n/a: no job recorded as successful") {
+		t.Errorf("info: exit %d, %s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "info", "--json", in); code != 0 || !strings.Contains(out, `"bursts": null`) {
+		t.Errorf("info --json: exit %d, %s%s", code, out, errOut)
 	}
 }
