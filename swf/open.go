@@ -62,7 +62,7 @@ func NewFile(name string, rc io.ReadCloser) (*File, error) {
 		if err != nil {
 			return nil, &ParseError{File: name, Err: fmt.Errorf("reading gzip header: %w", err)}
 		}
-		ra := newReadahead(zr)
+		ra := newReadahead(truncatedGzip{zr})
 		src = ra
 		f.closers = append([]io.Closer{ra, zr}, f.closers...)
 	}
@@ -80,4 +80,21 @@ func (f *File) Close() error {
 		}
 	}
 	return first
+}
+
+// ErrTruncatedGzip reports a gzipped log whose compressed stream ends
+// before its end marker, as a file cut short by an interrupted download
+// does. It wraps io.ErrUnexpectedEOF.
+var ErrTruncatedGzip = fmt.Errorf("the gzip stream ends early, the file is truncated: %w", io.ErrUnexpectedEOF)
+
+// truncatedGzip names a gzip stream that ends early, which the gzip
+// package reports as a bare io.ErrUnexpectedEOF.
+type truncatedGzip struct{ r io.Reader }
+
+func (t truncatedGzip) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		err = ErrTruncatedGzip
+	}
+	return n, err
 }

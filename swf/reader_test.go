@@ -198,8 +198,8 @@ func TestOpenErrors(t *testing.T) {
 	_, err = f.ReadAll()
 	f.Close()
 	var pe *ParseError
-	if !errors.As(err, &pe) || !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Errorf("truncated gzip: err = %v, want a ParseError wrapping unexpected EOF", err)
+	if !errors.As(err, &pe) || !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, ErrTruncatedGzip) || !strings.Contains(err.Error(), "the file is truncated") {
+		t.Errorf("truncated gzip: err = %v, want a ParseError saying the gzip stream is truncated, wrapping unexpected EOF", err)
 	}
 	// Corrupted bytes in the middle of the stream.
 	bad := append([]byte(nil), buf.Bytes()...)
