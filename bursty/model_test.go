@@ -122,6 +122,16 @@ func TestFitSmall(t *testing.T) {
 	if err != nil || back.Runtime.G != 2 || len(back.Cells) != len(m.Cells) {
 		t.Errorf("round trip: %v", err)
 	}
+	// The log's machine is recorded when its header gives one (none here).
+	if m.MachineProcs != 0 || strings.Contains(sb.String(), "machine_procs") {
+		t.Errorf("no machine in the header: machine_procs %d", m.MachineProcs)
+	}
+	var h swf.Header
+	h.Add("MaxProcs", "64")
+	withMachine := trace.New(h, tr.Jobs, trace.Options{})
+	if m, err := Fit(withMachine, FitOptions{Options: DefaultOptions(), GMax: 2}); err != nil || m.MachineProcs != 64 {
+		t.Errorf("MaxProcs 64: machine_procs %d, %v", m.MachineProcs, err)
+	}
 }
 
 func TestReadModelErrors(t *testing.T) {
@@ -134,6 +144,7 @@ func TestReadModelErrors(t *testing.T) {
 		{`"zipf_alpha": 2`, `"zipf_alpha": "x"`, "zipf_alpha"},
 		{`"zipf_alpha": 2`, `"zipf_alpha": -1`, "zipf_alpha"},
 		{`"delta_s": 100`, `"delta_s": -5`, "delta_s"},
+		{`"delta_s": 100`, `"machine_procs": -1, "delta_s": 100`, "machine_procs"},
 		{`"space": "raw"`, `"space": "cubic"`, "runtime.space"},
 		{`"mean_interarrival_s": 60`, `"mean_interarrival_s": 0`, "mean_interarrival_s"},
 		{"\"sd\": 10\n", "\"sd\": 0\n", "runtime.components[1]"},
