@@ -161,6 +161,11 @@ func runCoplot(_ context.Context, opts coplotOptions, names []string, stdout, st
 	if err := checkOutputs(names, outs...); err != nil {
 		return err
 	}
+	if len(names) == 3 {
+		// Three points keep any order of their three distances in a plane,
+		// and any three values are a linear function of their coordinates.
+		fmt.Fprintln(stderr, "warning: three logs fit a plane exactly whatever their variables: the alienation is 0 and every arrow's correlation 1, which says nothing about the logs; Co-Plot needs more logs to test a map")
+	}
 	var y [][]float64
 	var obs []string
 	var inputs []inputRecord

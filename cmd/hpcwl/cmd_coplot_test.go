@@ -78,6 +78,14 @@ func TestCoplotRealLogs(t *testing.T) {
 			t.Errorf("%s: %d lines", f, n)
 		}
 	}
+	if strings.Contains(errOut, "fit a plane exactly") {
+		t.Errorf("eight logs: warned of a trivial map: %s", errOut)
+	}
+	// Three logs fit exactly whatever their variables, which is said.
+	code, stdout, errOut = runCLI(t, append([]string{"coplot", "--vars", "JD,Am,Rm,Pm"}, logs[:3]...)...)
+	if code != 0 || !strings.Contains(errOut, "warning: three logs fit a plane exactly") || !strings.Contains(stdout, "coefficient of alienation 0.000") {
+		t.Errorf("three logs: exit %d, %s%s", code, stdout, errOut)
+	}
 }
 
 func TestCoplotUsage(t *testing.T) {
