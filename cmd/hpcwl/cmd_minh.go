@@ -251,5 +251,11 @@ func runGenerateMinh(opts generateMinhOptions, stdout, stderr io.Writer) error {
 	if err := m.Stream(arr, opts.seed, out); err != nil {
 		return err
 	}
-	return out.finish("")
+	if err := out.finish(""); err != nil {
+		return err
+	}
+	if opts.out != "-" {
+		fmt.Fprintf(stderr, "wrote %d jobs to %s (%s)\n", len(arr), opts.out, how)
+	}
+	return nil
 }

@@ -32,7 +32,7 @@ func TestFitGenerateMinh(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "syn.swf")
-	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--count", "500", "--seed", "3", "-o", out); code != 0 {
+	if code, _, errOut := runCLI(t, "generate", "minh", "--params", params, "--count", "500", "--seed", "3", "-o", out); code != 0 || !strings.Contains(errOut, "wrote 500 jobs to "+out+" (MWM arrivals") {
 		t.Fatalf("generate: exit %d: %s", code, errOut)
 	}
 	tr, err := trace.Load(out, trace.Options{})
