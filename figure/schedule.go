@@ -139,13 +139,19 @@ func binned(r *sim.Result, m Measure, step int64) []float64 {
 }
 
 func stepText(step int64) string {
+	unit := func(n int64, one string) string {
+		if n == 1 {
+			return one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
 	switch {
 	case step%(7*day) == 0:
-		return fmt.Sprintf("%d week(s)", step/(7*day))
+		return unit(step/(7*day), "week")
 	case step%day == 0:
-		return fmt.Sprintf("%d day(s)", step/day)
+		return unit(step/day, "day")
 	case step%3600 == 0:
-		return fmt.Sprintf("%d hour(s)", step/3600)
+		return unit(step/3600, "hour")
 	}
 	return fmt.Sprintf("%d s", step)
 }

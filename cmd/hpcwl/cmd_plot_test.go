@@ -55,7 +55,7 @@ func TestPlotKinds(t *testing.T) {
 		{[]string{"wait"}, []string{"wait (s), log scale"}},
 		{[]string{"daily"}, []string{"hour of the day (local time)", "fraction of jobs submitted"}},
 		{[]string{"weekly"}, []string{"hour of the week from Monday 00:00 (local time)", "Mon"}},
-		{[]string{"utilization", "--scheduler", "fcfs,easy", "--step", "1w"}, []string{"utilization per 1 week(s)", "fcfs", "easy"}},
+		{[]string{"utilization", "--scheduler", "fcfs,easy", "--step", "1w"}, []string{"utilization per week", "fcfs", "easy"}},
 		{[]string{"queue"}, []string{"jobs waiting", "easy"}},
 		{[]string{"gantt", "--start", "30d", "--window", "12h"}, []string{"processor", "simulated time (days)"}},
 		{[]string{"curves"}, []string{"submitted, rigid (recorded)", "submitted, feedback", "ended, rigid", "ended, feedback"}},
