@@ -51,6 +51,25 @@ type Options struct {
 type Interval struct {
 	stats.MeanCI
 	Note string `json:"note,omitempty"`
+	// LowRaised says that the batch-means interval reached below the least
+	// value the quantity takes (a wait of 0 s, a slowdown of 1) and that
+	// Low was raised to it: no mean can be lower, so the interval keeps
+	// every mean it held.
+	LowRaised bool `json:"low_raised,omitempty"`
+}
+
+// quantityInterval is interval for quantity q of the jobs, its lower end
+// raised to the least value q takes.
+func quantityInterval(x []float64, level float64, q int) Interval {
+	ci := interval(x, level)
+	least := 1.0
+	if q == waitQ {
+		least = 0
+	}
+	if ci.Low < least {
+		ci.Low, ci.LowRaised = least, true
+	}
+	return ci
 }
 
 // Intervals are the confidence intervals of a run's means.
@@ -179,7 +198,7 @@ func (s *Summary) FinishIntervals() {
 			o.Start, o.End = w, w+p.runs[k]
 			x = append(x, quantity(&o, q, p.tau))
 		}
-		ci[q] = interval(x, p.level)
+		ci[q] = quantityInterval(x, p.level, q)
 	}
 	s.CI = &Intervals{ci[waitQ], ci[sdQ], ci[bsdQ]}
 }
@@ -256,7 +275,7 @@ func Compute(res *sim.Result, opt Options) (*Summary, error) {
 	for q := range quantities {
 		x = fill(x, jobs, measured, q, tau)
 		if now && q != respQ {
-			ci[q] = interval(x, opt.CILevel)
+			ci[q] = quantityInterval(x, opt.CILevel, q)
 		}
 		*s.stat(q) = summarize(x)
 	}

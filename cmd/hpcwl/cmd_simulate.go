@@ -634,6 +634,18 @@ func printSimulate(w io.Writer, r *simulateReport, by string) error {
 	if m.CI != nil {
 		w := &m.CI.Wait
 		p("\t(intervals by batch means: waits in batches of %d jobs, %d batches, autocorrelation time %.1f jobs; median: the lower median)", w.BatchSize, w.Batches, w.Tau)
+		var raised []string
+		for _, c := range []struct {
+			name string
+			ci   *metrics.Interval
+		}{{"wait", ciw}, {"slowdown", cis}, {"bounded slowdown", cib}} {
+			if c.ci.LowRaised {
+				raised = append(raised, c.name)
+			}
+		}
+		if len(raised) > 0 {
+			p("\t(lower end raised to the least possible value, 0 s or 1, where the interval reached below it: %s)", strings.Join(raised, ", "))
+		}
 	}
 	if m.ZeroRuntime > 0 {
 		p("\t(%d jobs of zero runtime: slowdown max(1, wait/1 s))", m.ZeroRuntime)
