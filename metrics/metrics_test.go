@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"math"
@@ -144,6 +145,43 @@ func TestJobCountTrim(t *testing.T) {
 	}
 	if _, err := Compute(tiny(), Options{WarmUpJobs: -1}); err == nil {
 		t.Error("negative job count accepted")
+	}
+}
+
+// TestJobCountTrimCoolDown checks the cool-down by job count on four jobs
+// submitted at 0, 10, 20 and 30 s that wait 1, 2, 3 and 4 s: the last job
+// by submit time is left out (mean wait 2 s, window ending at the last kept
+// submit, 20 s), and with one job of warm-up too the first (2.5 s, window
+// 10 to 20 s); a trim that leaves a window of no length is refused.
+func TestJobCountTrimCoolDown(t *testing.T) {
+	res := &sim.Result{Procs: 4}
+	for i := range 4 {
+		sub := sim.Time(10 * i)
+		res.Jobs = append(res.Jobs, sim.Outcome{Job: sim.Job{ID: int64(i + 1), Submit: sub, Runtime: 5, Estimate: 5, Procs: 1, User: 1},
+			Start: sub + sim.Time(i+1), End: sub + sim.Time(i+1) + 5})
+	}
+	for _, c := range []struct {
+		o                    Options
+		jobs, excluded       int
+		wait                 float64
+		windowStart, windEnd sim.Time
+	}{
+		{Options{CoolDownJobs: 1}, 3, 1, 2, 0, 20},
+		{Options{WarmUpJobs: 1, CoolDownJobs: 1}, 2, 2, 2.5, 10, 20},
+	} {
+		s, err := Compute(res, c.o)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.o, err)
+		}
+		if s.Jobs != c.jobs || s.Excluded != c.excluded || s.Wait.Mean != c.wait || s.WindowStart != c.windowStart || s.WindowEnd != c.windEnd {
+			t.Errorf("%+v: %d jobs, %d excluded, mean wait %v, window %d to %d; want %d, %d, %v, %d to %d", c.o,
+				s.Jobs, s.Excluded, s.Wait.Mean, s.WindowStart, s.WindowEnd, c.jobs, c.excluded, c.wait, c.windowStart, c.windEnd)
+		}
+	}
+	// One job of warm-up and two of cool-down keep the job at 10 s alone:
+	// a window from 10 s to 10 s, of no length, is refused.
+	if _, err := Compute(res, Options{WarmUpJobs: 1, CoolDownJobs: 2}); err == nil || !strings.Contains(err.Error(), "leave no window") {
+		t.Errorf("a window of no length: %v", err)
 	}
 }
 
