@@ -234,3 +234,26 @@ func TestConfidenceIntervals(t *testing.T) {
 		t.Error("level 1 accepted")
 	}
 }
+
+// TestNoIntervalsAskedAndTimeWindow checks that a level of 0 asks for no
+// intervals, computed at once or deferred, and that a warm-up leaving a
+// window of no length is refused: tiny's jobs are submitted from 0 s and
+// end by 12 s, so a warm-up of 12 s leaves the window [12 s, 12 s].
+func TestNoIntervalsAskedAndTimeWindow(t *testing.T) {
+	for _, o := range []Options{{}, {DeferIntervals: true}} {
+		s, err := Compute(tiny(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.FinishIntervals()
+		if s.CI != nil {
+			t.Errorf("%+v: intervals %+v, none asked", o, s.CI)
+		}
+	}
+	if _, err := Compute(tiny(), Options{WarmUp: 11}); err != nil {
+		t.Errorf("warm-up 11 s: %v", err)
+	}
+	if _, err := Compute(tiny(), Options{WarmUp: 12}); err == nil || !strings.Contains(err.Error(), "warm-up 12 s and cool-down 0 s leave no window") {
+		t.Errorf("warm-up 12 s: %v, want no window", err)
+	}
+}
