@@ -291,3 +291,11 @@ func runInfoSideBySide(_ context.Context, opts infoOptions, names []string, stdo
 	}
 	return tw.Flush()
 }
+
+// plural returns "1 job" or "N jobs": n and the word that goes with it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

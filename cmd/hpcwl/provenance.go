@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/hpcwl/hpcwl/internal/version"
@@ -132,12 +131,4 @@ func writeTableOutput(name, format string, stdout io.Writer, fn func(io.Writer) 
 		enc.SetIndent("", "  ")
 		return enc.Encode(p)
 	})
-}
-
-// plural returns "1 job" or "N jobs": n and the word that goes with it.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
