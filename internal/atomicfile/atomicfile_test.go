@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -101,5 +102,32 @@ func TestCreateErrorNamesTheOutput(t *testing.T) {
 	var pe *os.PathError
 	if !errors.As(err, &pe) || pe.Path != name || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("err = %v, want a *os.PathError naming %s, not existing", err, name)
+	}
+}
+
+// TestCommitFailureLeavesNothing checks two failing commits, their
+// temporary file closed under them: with data still buffered, the flush
+// fails, and the error does not name the temporary file; with nothing
+// buffered, the sync fails. Neither leaves the output or the temporary
+// file behind.
+func TestCommitFailureLeavesNothing(t *testing.T) {
+	for _, data := range []string{"some jobs\n", ""} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "out.swf")
+		f, err := Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(f, data); err != nil {
+			t.Fatal(err)
+		}
+		f.tmp.Close()
+		err = f.Commit()
+		if !errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), ".tmp-") {
+			t.Errorf("%q: err = %v, want file already closed, not naming the temporary file", data, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%q: %s left behind", data, entries[0].Name())
+		}
 	}
 }
