@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"compress/gzip"
 	"errors"
 	"io"
 	"os"
@@ -129,5 +130,26 @@ func TestCommitFailureLeavesNothing(t *testing.T) {
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 			t.Errorf("%q: %s left behind", data, entries[0].Name())
 		}
+	}
+}
+
+// TestGzipOutput checks that a name ending in .gz is written gzipped and
+// reads back whole once committed.
+func TestGzipOutput(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "out.swf.gz")
+	if err := WriteFile(name, func(w io.Writer) error { _, err := io.WriteString(w, "1 0 0 10 1\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(zr); err != nil || string(b) != "1 0 0 10 1\n" {
+		t.Errorf("read back %q, %v", b, err)
 	}
 }
